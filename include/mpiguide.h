@@ -1,0 +1,96 @@
+/* mpiguide public API: the algorithm registry, and calling any collective algorithm (a
+ * guideline mock-up or the library's default) by name inside an MPI program. */
+#ifndef MPIGUIDE_H
+#define MPIGUIDE_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPIGUIDE_VERSION "0.1.0"
+
+/* Collectives, in the order of src/core/collectives.def (checked at compile time). */
+enum mpiguide_collective {
+    MPIGUIDE_COLL_ALLGATHER,
+    MPIGUIDE_COLL_ALLGATHERV,
+    MPIGUIDE_COLL_ALLREDUCE,
+    MPIGUIDE_COLL_ALLTOALL,
+    MPIGUIDE_COLL_ALLTOALLV,
+    MPIGUIDE_COLL_BARRIER,
+    MPIGUIDE_COLL_BCAST,
+    MPIGUIDE_COLL_EXSCAN,
+    MPIGUIDE_COLL_GATHER,
+    MPIGUIDE_COLL_GATHERV,
+    MPIGUIDE_COLL_REDUCE,
+    MPIGUIDE_COLL_REDUCE_SCATTER,
+    MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK,
+    MPIGUIDE_COLL_SCAN,
+    MPIGUIDE_COLL_SCATTER,
+    MPIGUIDE_COLL_SCATTERV,
+    MPIGUIDE_COLL_COUNT
+};
+
+/* The arguments of any collective call. Unused fields are ignored. Reductions and
+ * MPI_Bcast carry their count in recvcount (and sendcount) and their datatype in recvtype
+ * (and sendtype); MPI_Bcast's buffer is recvbuf. */
+typedef struct mpiguide_args {
+    const void *sendbuf;
+    void *recvbuf;
+    int sendcount, recvcount;
+    const int *sendcounts, *sdispls, *recvcounts, *rdispls;
+    MPI_Datatype sendtype, recvtype;
+    MPI_Op op;
+    int root;
+    MPI_Comm comm;
+} mpiguide_args;
+
+/* What happened in one call through mpiguide_run(). */
+enum mpiguide_outcome {
+    MPIGUIDE_RAN_DEFAULT = 0,     /* the algorithm was `default` */
+    MPIGUIDE_RAN_MOCKUP = 1,      /* the named algorithm itself ran */
+    MPIGUIDE_FALLBACK_ARGS = 2,   /* its predicate declined the arguments; default ran */
+    MPIGUIDE_FALLBACK_MEMORY = 3, /* its scratch need exceeded the pools; default ran */
+    MPIGUIDE_FALLBACK_OFF = 4     /* mpiguide is not initialised or disabled; default ran */
+};
+
+/* Why an algorithm declines arguments (bit values; an algorithm documents which it uses). */
+enum mpiguide_decline {
+    MPIGUIDE_DECLINE_INTERCOMM = 1u << 0, /* intercommunicators */
+    MPIGUIDE_DECLINE_OVERFLOW = 1u << 1,  /* a count or byte size beyond int */
+    MPIGUIDE_DECLINE_DATATYPE = 1u << 2,  /* datatype layout (negative or zero extent) */
+    MPIGUIDE_DECLINE_OP = 1u << 3,        /* reduction op it cannot apply */
+    MPIGUIDE_DECLINE_THREADS = 1u << 4    /* MPI_THREAD_MULTIPLE: scratch is process-wide */
+};
+
+/* Sets up the scratch pools (collective over MPI_COMM_WORLD; call after MPI_Init). Done
+ * automatically when libmpiguide intercepts MPI_Init. Idempotent. */
+int mpiguide_init(void);
+/* Releases the pools; also done by the intercepted MPI_Finalize. */
+void mpiguide_finalize(void);
+
+int mpiguide_collective_id(const char *name);    /* "MPI_Allreduce" or "allreduce"; -1 */
+const char *mpiguide_collective_name(int coll);  /* "MPI_Allreduce" */
+const char *mpiguide_collective_short(int coll); /* "allreduce" */
+
+int mpiguide_algorithm_count(void);
+int mpiguide_algorithm_id(int coll, const char *name); /* -1 when unknown */
+int mpiguide_algorithm_collective(int alg);
+const char *mpiguide_algorithm_name(int alg);
+const char *mpiguide_algorithm_guideline(int alg); /* "GL5: ..." or "library" */
+int mpiguide_default_algorithm(int coll);
+
+/* Runs algorithm `alg` (an id from above) on the arguments. When the algorithm declines
+ * the arguments or its scratch does not fit, the library's default runs instead; the same
+ * happens on every rank. Returns the MPI error code of the call; *outcome (may be NULL)
+ * says what ran, *declined the decline reason bit when it fell back for the arguments. */
+int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, unsigned *declined);
+/* The same by name: collective as for mpiguide_collective_id, algorithm a registry name. */
+int mpiguide_run_named(const char *coll, const char *alg, const mpiguide_args *args);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

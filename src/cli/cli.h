@@ -1,0 +1,9 @@
+/* Subcommands of the mpiguide tool. Each returns the exit code of INTERFACES.md section 3. */
+#ifndef MG_CLI_H
+#define MG_CLI_H
+
+#include "mpiguide.h"
+
+int mg_cmd_info(int argc, char **argv);
+
+#endif

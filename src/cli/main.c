@@ -1,0 +1,39 @@
+/* `mpiguide`: the command-line tool; dispatches to one subcommand per file. */
+#include "cli.h"
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} commands[] = {
+    {"info", mg_cmd_info, "list every collective and algorithm with its guideline [--csv]"},
+};
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: mpiguide COMMAND [options]   (mpiguide COMMAND --help for details)\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\nBuilt for %s. Documentation: docs/ in the source tree.\n", MG_BUILT_MPI);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("mpiguide %s (%s)\n", MPIGUIDE_VERSION, MG_BUILT_MPI);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "mpiguide: error: %s: unknown command (mpiguide --help lists them)\n", argv[1]);
+    return 2;
+}

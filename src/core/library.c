@@ -1,0 +1,28 @@
+/* Built-for-this-MPI check (DESIGN invariant 7): Open MPI and MPICH have different ABIs, so a
+ * library preloaded into the other MPI's program must pass everything through. */
+#include "library.h"
+#include "diag.h"
+#include <mpi.h>
+#include <string.h>
+
+const char *mg_library_kind(const char *version) {
+    if (strstr(version, "Open MPI")) return "openmpi";
+    if (strstr(version, "MPICH")) return "mpich";
+    return "unknown";
+}
+
+const char *mg_library_version(void) {
+    static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    if (PMPI_Get_library_version(version, &len) != MPI_SUCCESS) return "unknown";
+    version[strcspn(version, "\n")] = 0;
+    return version;
+}
+
+int mg_library_matches(void) {
+    const char *kind = mg_library_kind(mg_library_version());
+    if (!strcmp(kind, MG_BUILT_FOR)) return 1;
+    mg_error("libmpiguide", "built for %s but running under %s (%s); passing everything through",
+             MG_BUILT_FOR, kind, mg_library_version());
+    return 0;
+}

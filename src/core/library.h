@@ -1,0 +1,22 @@
+/* Which MPI this build is for, and the check that the running MPI is the same one. */
+#ifndef MG_LIBRARY_H
+#define MG_LIBRARY_H
+
+#include <mpi.h>
+
+#if defined(OPEN_MPI)
+#define MG_BUILT_FOR "openmpi"
+#elif defined(MPICH)
+#define MG_BUILT_FOR "mpich"
+#else
+#define MG_BUILT_FOR "unknown"
+#endif
+
+/* Classifies a MPI_Get_library_version string: "openmpi", "mpich" or "unknown". Pure. */
+const char *mg_library_kind(const char *version);
+/* 1 when the running MPI is the one this build is for; otherwise prints an error. */
+int mg_library_matches(void);
+/* The running library's version string, first line only. */
+const char *mg_library_version(void);
+
+#endif

@@ -1,0 +1,67 @@
+/* The message-size rule of INTERFACES.md section 1 and the other values of a call that every
+ * rank shares; selection, needs and predicates are computed from these alone. */
+#include "registry.h"
+
+static int is_predefined_op(MPI_Op op) {
+    static const MPI_Op ops[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
+                                 MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
+                                 MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (op == ops[i]) return 1;
+    return 0;
+}
+
+/* Which (count, datatype) of the call defines its message size on this rank. */
+static void size_source(int coll, const mg_args *a, int rank, int64_t *count, MPI_Datatype *t) {
+    *count = a->recvcount;
+    *t = a->recvtype;
+    switch (coll) {
+    case MPIGUIDE_COLL_GATHER:
+        if (rank != a->root) *count = a->sendcount, *t = a->sendtype;
+        break;
+    case MPIGUIDE_COLL_SCATTER:
+        if (rank == a->root) *count = a->sendcount, *t = a->sendtype;
+        break;
+    default:
+        break;
+    }
+}
+
+int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
+    int rc;
+    *s = (mg_shape){0};
+    s->msize = -1;
+    if ((rc = PMPI_Comm_test_inter(a->comm, &s->inter)) != MPI_SUCCESS) return rc;
+    if ((rc = PMPI_Comm_size(a->comm, &s->p)) != MPI_SUCCESS) return rc;
+    if ((rc = PMPI_Comm_rank(a->comm, &s->rank)) != MPI_SUCCESS) return rc;
+    if (coll == MPIGUIDE_COLL_BARRIER) {
+        s->msize = 0;
+        return MPI_SUCCESS;
+    }
+    unsigned f = mg_colls[coll].flags;
+    MPI_Datatype t;
+    size_source(coll, a, s->rank, &s->count, &t);
+    if (coll == MPIGUIDE_COLL_REDUCE_SCATTER) {
+        s->count = 0;
+        if (!s->inter)
+            for (int i = 0; i < s->p; i++) s->count += a->recvcounts[i];
+    }
+    int tsize = 0;
+    if ((rc = PMPI_Type_size(t, &tsize)) != MPI_SUCCESS) return rc;
+    s->tsize = (size_t)tsize;
+    s->msize = (f & MG_CF_V) ? -1 : s->count * (int64_t)tsize;
+    if (f & MG_CF_REDUCTION) {
+        MPI_Aint lb;
+        if ((rc = PMPI_Type_get_extent(t, &lb, &s->extent)) != MPI_SUCCESS) return rc;
+        if ((rc = PMPI_Type_get_true_extent(t, &s->true_lb, &s->true_extent)) != MPI_SUCCESS)
+            return rc;
+        if ((rc = PMPI_Op_commutative(a->op, &s->commute)) != MPI_SUCCESS) return rc;
+        s->predefined_op = is_predefined_op(a->op);
+    }
+    return MPI_SUCCESS;
+}
+
+int64_t mg_msize(int coll, const mg_args *a) {
+    mg_shape s;
+    return mg_shape_of(coll, a, &s) == MPI_SUCCESS ? s.msize : -1;
+}

@@ -1,0 +1,18 @@
+/* Harness of the MPI tests: checks the launcher gave the requested number of ranks and the MPI
+ * the tree was built for, and counts cases so a failing case is named and the run fails. */
+#ifndef MG_MPITEST_H
+#define MG_MPITEST_H
+
+#include <mpi.h>
+
+/* MPI_Init plus the launcher checks (--np=N on the command line). Aborts loudly on mismatch. */
+void mt_init(int *argc, char ***argv);
+/* Records one case; on failure rank-local message printed with the case description. */
+void mt_check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Agrees over MPI_COMM_WORLD whether every rank passed; prints the summary on rank 0,
+ * finalizes and returns the exit code. */
+int mt_finish(void);
+int mt_rank(void);
+int mt_size(void);
+
+#endif
