@@ -81,6 +81,16 @@ int mpiguide_algorithm_collective(int alg);
 const char *mpiguide_algorithm_name(int alg);
 const char *mpiguide_algorithm_guideline(int alg); /* "GL5: ..." or "library" */
 int mpiguide_default_algorithm(int coll);
+/* The decline reasons (mpiguide_decline bits) the algorithm documents; any other decline is a
+ * bug. */
+unsigned mpiguide_algorithm_declines(int alg);
+/* 1 when the algorithm applies the call's reduction op (tuned mode limits these to
+ * predefined ops unless tune_user_ops is set). */
+int mpiguide_algorithm_is_reduction(int alg);
+
+/* Message size of a call in bytes, per INTERFACES.md section 1 (type signature bytes, the
+ * same on every rank); -1 for the v-collectives, which select by communicator size only. */
+long long mpiguide_msize(int coll, const mpiguide_args *args);
 
 /* Runs algorithm `alg` (an id from above) on the arguments. When the algorithm declines
  * the arguments or its scratch does not fit, the library's default runs instead; the same

@@ -86,3 +86,18 @@ MG_EXPORT const char *mpiguide_algorithm_guideline(int alg) {
 MG_EXPORT int mpiguide_default_algorithm(int coll) {
     return (coll >= 0 && coll < MPIGUIDE_COLL_COUNT) ? coll : -1;
 }
+
+MG_EXPORT unsigned mpiguide_algorithm_declines(int alg) {
+    const mg_alg *A = mg_alg_get(alg);
+    return A ? A->declines : 0;
+}
+
+MG_EXPORT int mpiguide_algorithm_is_reduction(int alg) {
+    const mg_alg *A = mg_alg_get(alg);
+    return A && (A->flags & MG_AF_REDUCTION);
+}
+
+MG_EXPORT long long mpiguide_msize(int coll, const mpiguide_args *args) {
+    if (coll < 0 || coll >= MPIGUIDE_COLL_COUNT) return -1;
+    return (long long)mg_msize(coll, args);
+}
