@@ -5,5 +5,6 @@
 #include "mpiguide.h"
 
 int mg_cmd_info(int argc, char **argv);
+int mg_cmd_selftest(int argc, char **argv);
 
 #endif

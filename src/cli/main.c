@@ -9,6 +9,7 @@ static const struct {
     const char *help;
 } commands[] = {
     {"info", mg_cmd_info, "list every collective and algorithm with its guideline [--csv]"},
+    {"selftest", mg_cmd_selftest, "under mpirun: run every algorithm next to the library's own"},
 };
 
 static void usage(FILE *f) {

@@ -1,0 +1,162 @@
+/* `mpirun -np P mpiguide selftest [COLLECTIVE...]`: runs every algorithm of the named
+ * collectives (all by default) on a few argument sets next to the library's own collective
+ * and prints whether each result matched. A quick check that mpiguide is correct on this MPI;
+ * the full argument matrix lives in the test suite. */
+#include "cli.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Buffers of one case: in (send side), out (receive side), counts/displs for v-collectives. */
+typedef struct selfcase {
+    int *in, *out;
+    int *counts, *displs;
+    size_t in_n, out_n;
+} selfcase;
+
+static const int self_counts[] = {0, 1, 7, 1000};
+#define NCOUNTS (int)(sizeof self_counts / sizeof self_counts[0])
+
+/* Fills args for collective `coll` with per-rank block c, root `root`; returns 0 when the
+ * collective has a plain MPI_INT form here. */
+static int setup(int coll, int c, int root, int p, int rank, selfcase *k, mpiguide_args *a) {
+    size_t pc = (size_t)p * (size_t)c;
+    *a = (mpiguide_args){0};
+    a->comm = MPI_COMM_WORLD;
+    a->sendtype = a->recvtype = MPI_INT;
+    a->op = MPI_SUM;
+    a->root = root;
+    a->sendcount = a->recvcount = c;
+    k->in_n = k->out_n = (size_t)c;
+    for (int i = 0; i < p; i++) {
+        k->counts[i] = c + i % 3;
+        k->displs[i] = i == 0 ? 0 : k->displs[i - 1] + k->counts[i - 1] + 1;
+    }
+    size_t vtotal = (size_t)k->displs[p - 1] + (size_t)k->counts[p - 1];
+    switch (coll) {
+    case MPIGUIDE_COLL_ALLGATHER:
+    case MPIGUIDE_COLL_GATHER:
+        k->out_n = pc;
+        break;
+    case MPIGUIDE_COLL_ALLTOALL:
+        k->in_n = k->out_n = pc;
+        break;
+    case MPIGUIDE_COLL_SCATTER:
+    case MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK:
+        k->in_n = pc;
+        break;
+    case MPIGUIDE_COLL_REDUCE_SCATTER:
+        for (int i = 0; i < p; i++) k->counts[i] = c + i % 2;
+        a->recvcounts = k->counts;
+        k->in_n = pc + (size_t)p / 2;
+        k->out_n = (size_t)k->counts[rank];
+        break;
+    case MPIGUIDE_COLL_GATHERV:
+        a->sendcount = k->counts[rank];
+        a->recvcounts = k->counts;
+        a->rdispls = k->displs;
+        k->in_n = (size_t)k->counts[rank];
+        k->out_n = vtotal;
+        break;
+    case MPIGUIDE_COLL_SCATTERV:
+        a->recvcount = k->counts[rank];
+        a->sendcounts = k->counts;
+        a->sdispls = k->displs;
+        k->in_n = vtotal;
+        k->out_n = (size_t)k->counts[rank];
+        break;
+    case MPIGUIDE_COLL_BCAST:
+    case MPIGUIDE_COLL_ALLREDUCE:
+    case MPIGUIDE_COLL_REDUCE:
+    case MPIGUIDE_COLL_SCAN:
+        break;
+    default:
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs algorithm `alg` and the default on the same inputs; 1 when the results match. */
+static int run_case(int alg, const mpiguide_args *a, const selfcase *k, int rank, int *ran,
+                    int *err) {
+    size_t out_bytes = (k->out_n + 1) * sizeof(int);
+    int *ref = malloc(out_bytes), *got = malloc(out_bytes);
+    int *in = malloc((k->in_n + 1) * sizeof(int));
+    for (size_t i = 0; i < k->in_n; i++) in[i] = rank * 1000 + (int)i;
+    int coll = mpiguide_algorithm_collective(alg);
+    int outcome = 0, rc;
+    int *outs[2] = {ref, got};
+    int algs[2] = {mpiguide_default_algorithm(coll), alg};
+    for (int v = 0; v < 2; v++) {
+        mpiguide_args b = *a;
+        for (size_t i = 0; i < k->out_n; i++) outs[v][i] = -1;
+        b.sendbuf = in;
+        b.recvbuf = outs[v];
+        if (coll == MPIGUIDE_COLL_BCAST) {
+            for (size_t i = 0; i < k->out_n; i++) outs[v][i] = rank == a->root ? (int)i * 3 : -1;
+        }
+        rc = mpiguide_run(algs[v], &b, &outcome, NULL);
+        if (rc != MPI_SUCCESS) *err = rc;
+    }
+    *ran = outcome == MPIGUIDE_RAN_MOCKUP;
+    int same = memcmp(ref, got, k->out_n * sizeof(int)) == 0;
+    free(ref);
+    free(got);
+    free(in);
+    return same;
+}
+
+int mg_cmd_selftest(int argc, char **argv) {
+    int wanted[MPIGUIDE_COLL_COUNT] = {0}, any = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) {
+            printf("usage: mpirun -np P mpiguide selftest [COLLECTIVE...]\n"
+                   "Runs every algorithm of the collectives (all by default) on counts 0, 1, 7\n"
+                   "and 1000 and two roots, next to the library's own collective, and prints\n"
+                   "whether each result matched. Exit 1 when any case mismatched.\n");
+            return 0;
+        }
+        int c = mpiguide_collective_id(argv[i]);
+        if (c < 0) {
+            fprintf(stderr, "mpiguide: error: %s: unknown collective\n", argv[i]);
+            return 2;
+        }
+        wanted[c] = any = 1;
+    }
+    MPI_Init(&argc, &argv);
+    mpiguide_init();
+    int rank, p, bad = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    selfcase k = {0};
+    k.counts = malloc((size_t)p * sizeof(int));
+    k.displs = malloc((size_t)p * sizeof(int));
+    if (rank == 0) printf("mpiguide selftest on %d ranks\n", p);
+    for (int alg = 0; alg < mpiguide_algorithm_count(); alg++) {
+        int coll = mpiguide_algorithm_collective(alg);
+        if ((any && !wanted[coll]) || alg == mpiguide_default_algorithm(coll)) continue;
+        int cases = 0, matched = 0, ran = 0, err = MPI_SUCCESS;
+        for (int ci = 0; ci < NCOUNTS; ci++) {
+            for (int root = 0; root<p; root += p> 1 ? p - 1 : 1) {
+                mpiguide_args a;
+                if (setup(coll, self_counts[ci], root, p, rank, &k, &a)) break;
+                int r = 0, ok = run_case(alg, &a, &k, rank, &r, &err), all_ok;
+                MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+                cases++, matched += all_ok, ran += r;
+            }
+        }
+        if (cases == 0) continue;
+        bad |= matched != cases || err != MPI_SUCCESS;
+        if (rank == 0)
+            printf("%-24s %-42s %s %d/%d cases (mock-up ran in %d)\n",
+                   mpiguide_collective_name(coll), mpiguide_algorithm_name(alg),
+                   matched == cases && err == MPI_SUCCESS ? "MATCH   " : "MISMATCH", matched, cases,
+                   ran);
+    }
+    free(k.counts);
+    free(k.displs);
+    int all_bad = 0;
+    MPI_Allreduce(&bad, &all_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return all_bad ? 1 : 0;
+}
