@@ -1,0 +1,180 @@
+/* `mpirun -np P mpiguide check -f INPUT -o OUTDIR`: measures the default and every registered
+ * algorithm of each collective in INPUT, plus MPI_Barrier, into OUTDIR/raw/launch-K/, then
+ * analyses all launches in OUTDIR (INTERFACES.md section 7). Input and OUTDIR are checked
+ * before anything is measured. */
+#include "analyze/analyze.h"
+#include "bench/bench.h"
+#include "cli.h"
+#include "cli_check.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define CHECK_USAGE                                                                                \
+    "usage: mpirun -np P mpiguide check -f INPUT -o OUTDIR [options]\n"                            \
+    "Measures every algorithm of each collective in INPUT (one per line, followed by\n"            \
+    "benchmark options; see docs/check.md) and MPI_Barrier, writes the raw rows to\n"              \
+    "OUTDIR/raw/launch-K/ and analyses every launch found in OUTDIR.\n"                            \
+    "  -f INPUT         input file\n"                                                              \
+    "  -o OUTDIR        output directory (created; launches accumulate)\n"                         \
+    "  --no-analyze     measure only (mpiguide analyze OUTDIR does the rest)\n"                    \
+    "  --quiet          no progress lines\n"                                                       \
+    "Analysis options (as mpiguide analyze): -c N, -t N, -m, -s, -v, --alpha A,\n"                 \
+    "  --min-gain G, --correction holm|bh, --exit-code\n"
+
+typedef struct check_opts {
+    const char *input, *outdir;
+    int analyze, quiet;
+    mg_analyze_opts an;
+} check_opts;
+
+/* Parses check's own flags and the analysis flags; 0, or 2 with a message printed. */
+static int parse_check(int argc, char **argv, check_opts *o) {
+    *o = (check_opts){0};
+    o->analyze = 1;
+    mg_analyze_opts_init(&o->an);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(CHECK_USAGE, stdout);
+            exit(0);
+        } else if (!strcmp(a, "-f") && i + 1 < argc) {
+            o->input = argv[++i];
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            o->outdir = argv[++i];
+        } else if (!strcmp(a, "--no-analyze")) {
+            o->analyze = 0;
+        } else if (!strcmp(a, "--quiet")) {
+            o->quiet = 1;
+        } else {
+            int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
+            if (used < 0) return 2;
+            if (used == 0) {
+                fprintf(stderr, "mpiguide: error: %s: unknown option of check\n", a);
+                return 2;
+            }
+            i += used - 1;
+        }
+    }
+    if (!o->input || !o->outdir) {
+        fprintf(stderr, "mpiguide: error: check: -f INPUT and -o OUTDIR are required\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* Bench options of every input line, validated before anything runs; 0 or 2. */
+static int mkdir_p(const char *path) {
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* Rank 0: the next free OUTDIR/raw/launch-K, created; 0 on failure (message printed). */
+static int new_launch_dir(const char *outdir, char *dir, size_t len) {
+    struct stat st;
+    for (int k = 1; k < 100000; k++) {
+        snprintf(dir, len, "%s/raw/launch-%d", outdir, k);
+        if (stat(dir, &st) == 0) continue;
+        if (mkdir_p(dir)) break;
+        char probe[4200];
+        snprintf(probe, sizeof probe, "%s/.writable", dir);
+        FILE *f = fopen(probe, "w");
+        if (!f) break;
+        fclose(f);
+        remove(probe);
+        return k;
+    }
+    fprintf(stderr, "mpiguide: error: %s: cannot create a launch directory: %s\n", outdir,
+            strerror(errno));
+    return 0;
+}
+
+/* Rank 0 reads the input file and shares it, so every rank plans the same measurements. */
+static char *shared_text(const char *path, int rank) {
+    long len = -1;
+    char *text = NULL;
+    if (rank == 0) {
+        FILE *f = fopen(path, "rb");
+        if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
+            text = malloc((size_t)len + 1);
+            if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) len = -1;
+        }
+        if (f) fclose(f);
+        if (len < 0)
+            fprintf(stderr, "mpiguide: error: %s: cannot read input file: %s\n", path,
+                    strerror(errno));
+    }
+    MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (len < 0) {
+        free(text);
+        return NULL;
+    }
+    if (rank != 0) text = malloc((size_t)len + 1);
+    MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    text[len] = 0;
+    return text;
+}
+
+int mg_cmd_check(int argc, char **argv) {
+    check_opts c;
+    if (parse_check(argc, argv, &c)) return 2;
+    MPI_Init(&argc, &argv);
+    mpiguide_init();
+    int rank, rc = 0, nplan = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mg_bench_opts *v = NULL;
+    char *text = shared_text(c.input, rank);
+    rc = text ? mg_check_plan(text, c.input, c.quiet, rank == 0, &v, &nplan) : 2;
+    free(text);
+    char dir[4096] = "";
+    int launch = 0;
+    if (!rc && rank == 0) launch = new_launch_dir(c.outdir, dir, sizeof dir);
+    MPI_Bcast(&launch, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!rc && !launch) rc = 1;
+    if (rc) goto out;
+    snprintf(dir, sizeof dir, "%s/raw/launch-%d", c.outdir, launch);
+    if (rank == 0 && !c.quiet)
+        fprintf(stderr, "mpiguide check: launch %d, %d collective(s), raw data in %s\n", launch,
+                nplan, dir);
+    /* MPI_Barrier first: the barrier warning compares against its median. */
+    mg_bench_opts barrier;
+    mg_bench_defaults(&barrier);
+    char *bargv[] = {"--calls-list=MPI_Barrier", "--msizes-list=0", "--nrep=200",
+                     "--rt-bench-time-ms=1000"};
+    char err[600], path[4300];
+    mg_bench_parse(4, bargv, &barrier, err, sizeof err);
+    snprintf(path, sizeof path, "%s/MPI_Barrier.dat", dir);
+    barrier.output_file = strdup(path);
+    barrier.quiet = c.quiet;
+    rc = mg_bench_run(&barrier);
+    mg_bench_opts_free(&barrier);
+    for (int i = 0; i < nplan && !rc; i++) {
+        if (rank == 0 && !c.quiet)
+            fprintf(stderr, "mpiguide check: [%d/%d] %s\n", i + 1, nplan,
+                    mg_bench_coll_name(v[i].calls[0]));
+        snprintf(path, sizeof path, "%s/%s.dat", dir, mg_bench_coll_name(v[i].calls[0]));
+        free(v[i].output_file);
+        v[i].output_file = strdup(path);
+        rc = mg_bench_run(&v[i]);
+    }
+    if (!rc && c.analyze && rank == 0) {
+        char *dirs[1] = {(char *)c.outdir};
+        c.an.outdir = c.outdir;
+        c.an.out = stdout;
+        rc = mg_analyze_dirs(&c.an, dirs, 1);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+out:
+    mg_check_plan_free(v, nplan);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,19 @@
+/* Shared by `check` and `tune`: the plan of measurements from an input file. */
+#ifndef MG_CLI_CHECK_H
+#define MG_CLI_CHECK_H
+
+#include "analyze/analyze.h"
+#include "pure/bench_opts.h"
+
+/* Parses the input text (file name fname for messages) into one bench option set per line:
+ * that collective, every algorithm, shuffled order. Every caller parsing the same text reaches
+ * the same verdict; only callers with talk print errors. Returns 0, or 2 (bad input). */
+int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_bench_opts **out,
+                  int *n);
+void mg_check_plan_free(mg_bench_opts *v, int n);
+
+/* Parses one analysis flag at argv[i] into o. Returns how many arguments it used (1 or 2),
+ * 0 when argv[i] is not an analysis flag, -1 after printing an error about its value. */
+int mg_analyze_parse_flag(int argc, char **argv, int i, mg_analyze_opts *o);
+
+#endif

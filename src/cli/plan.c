@@ -1,0 +1,66 @@
+/* The measurement plan of `check` and `tune`: one set of benchmark options per input line,
+ * each validated (collective, every option) before anything is measured. */
+#include "cli_check.h"
+#include "pure/input.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_bench_opts **out,
+                  int *n) {
+    mg_input in;
+    char err[600];
+    if (mg_input_parse(text, fname, &in, err, sizeof err)) {
+        if (talk) fprintf(stderr, "mpiguide: error: %s\n", err);
+        return 2;
+    }
+    if (in.n == 0) {
+        if (talk) fprintf(stderr, "mpiguide: error: %s: no collective listed\n", fname);
+        mg_input_free(&in);
+        return 2;
+    }
+    int lines = in.n;
+    mg_bench_opts *v = calloc((size_t)lines, sizeof *v);
+    int rc = v ? 0 : 1;
+    for (int i = 0; i < in.n && !rc; i++) {
+        const mg_input_line *l = &in.lines[i];
+        char where[256];
+        snprintf(where, sizeof where, "%s:%d", fname, l->lineno);
+        mg_bench_defaults(&v[i]);
+        if (mg_bench_parse(l->argc, l->argv, &v[i], err, sizeof err)) {
+            if (talk) fprintf(stderr, "mpiguide: error: %s: %s\n", where, err);
+            rc = 2;
+            break;
+        }
+        int coll = mg_bench_coll_id(l->call);
+        if (coll < 0) {
+            if (talk)
+                fprintf(stderr, "mpiguide: error: %s: %s: unknown collective\n", where, l->call);
+            rc = 2;
+            break;
+        }
+        free(v[i].calls);
+        v[i].calls = malloc(sizeof(int));
+        v[i].calls[0] = coll;
+        v[i].ncalls = 1;
+        for (int k = 0; k < v[i].nalgs; k++) free(v[i].algs[k]);
+        v[i].algs = realloc(v[i].algs, sizeof(char *));
+        v[i].algs[0] = strdup(MG_ALG_ALL);
+        v[i].nalgs = 1;
+        v[i].shuffle = 1; /* interleaved order, so drift does not favour one algorithm */
+        v[i].quiet = quiet;
+    }
+    mg_input_free(&in);
+    if (rc) {
+        mg_check_plan_free(v, lines);
+        return rc;
+    }
+    *out = v;
+    *n = lines;
+    return 0;
+}
+
+void mg_check_plan_free(mg_bench_opts *v, int n) {
+    for (int i = 0; i < n && v; i++) mg_bench_opts_free(&v[i]);
+    free(v);
+}

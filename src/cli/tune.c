@@ -1,0 +1,254 @@
+/* `mpiguide tune --launcher "mpirun -n 4" -f INPUT -o OUTDIR [--launches R]`: runs without
+ * mpirun. Launches `check` R times, analyses the merged launches (profiles only for violations
+ * that hold on the merge), then launches a validation that measures the tuned library through
+ * the real intercepted MPI_* calls (LD_PRELOAD + MPIGUIDE_PROFILES) next to the default and
+ * every mock-up, interleaved, and prints Default / best mock-up / Tuned per (collective, size). */
+#include "analyze/analyze.h"
+#include "analyze/raw.h"
+#include "analyze/tuned_compare.h"
+#include "cli.h"
+#include "cli_check.h"
+#include "pure/input.h"
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TUNE_USAGE                                                                                 \
+    "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT -o OUTDIR [options]\n"               \
+    "Runs `mpiguide check` in R launches through the launcher, analyses the merged\n"              \
+    "launches, writes OUTDIR/profiles/, then measures the tuned library (LD_PRELOAD with\n"        \
+    "MPIGUIDE_PROFILES) against the default and every mock-up in one more launch.\n"               \
+    "  --launcher CMD   how to start an MPI job (e.g. \"mpirun.openmpi -n 4\", \"srun\")\n"        \
+    "  -f INPUT         input file (as for check)\n"                                               \
+    "  -o OUTDIR        output directory\n"                                                        \
+    "  --launches R     check launches (default 3)\n"                                              \
+    "  --quiet          no progress lines from the launches\n"                                     \
+    "Analysis options (as mpiguide analyze): -c N, -t N, -m, -s, -v, --alpha A,\n"                 \
+    "  --min-gain G, --correction holm|bh, --exit-code\n"
+
+typedef struct tune_opts {
+    const char *launcher, *input, *outdir;
+    int launches, quiet;
+    mg_analyze_opts an;
+} tune_opts;
+
+static int parse_tune(int argc, char **argv, tune_opts *o) {
+    *o = (tune_opts){0};
+    o->launches = 3;
+    mg_analyze_opts_init(&o->an);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(TUNE_USAGE, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--launcher") && more) {
+            o->launcher = argv[++i];
+        } else if (!strncmp(a, "--launcher=", 11)) {
+            o->launcher = a + 11;
+        } else if (!strcmp(a, "-f") && more) {
+            o->input = argv[++i];
+        } else if (!strcmp(a, "-o") && more) {
+            o->outdir = argv[++i];
+        } else if ((!strcmp(a, "--launches") && more) || !strncmp(a, "--launches=", 11)) {
+            const char *v = a[10] == '=' ? a + 11 : argv[++i];
+            char *end;
+            long r = strtol(v, &end, 10);
+            if (*end || r < 1 || r > 1000) {
+                fprintf(stderr, "mpiguide: error: --launches: expected 1..1000, got %s\n", v);
+                return 2;
+            }
+            o->launches = (int)r;
+        } else if (!strcmp(a, "--quiet")) {
+            o->quiet = 1;
+        } else {
+            int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
+            if (used < 0) return 2;
+            if (used == 0) {
+                fprintf(stderr, "mpiguide: error: %s: unknown option of tune\n", a);
+                return 2;
+            }
+            i += used - 1;
+        }
+    }
+    if (!o->launcher || !o->input || !o->outdir) {
+        fprintf(stderr, "mpiguide: error: tune: --launcher, -f INPUT and -o OUTDIR are required\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* Appends s to the command in single quotes, so paths with spaces survive the shell. */
+static void add_quoted(char *cmd, size_t len, const char *s) {
+    size_t at = strlen(cmd);
+    if (at + 3 >= len) return;
+    cmd[at++] = ' ';
+    cmd[at++] = '\'';
+    for (; *s && at + 5 < len; s++) {
+        if (*s == '\'') {
+            memcpy(cmd + at, "'\\''", 4);
+            at += 4;
+        } else {
+            cmd[at++] = *s;
+        }
+    }
+    cmd[at++] = '\'';
+    cmd[at] = 0;
+}
+
+/* Runs a shell command; returns its exit status (or 1 when it did not run). */
+static int run(const char *what, const char *cmd, int quiet) {
+    if (!quiet) fprintf(stderr, "mpiguide tune: %s\n  $ %s\n", what, cmd);
+    fflush(NULL);
+    int st = system(cmd);
+    if (st == -1 || !WIFEXITED(st)) {
+        fprintf(stderr, "mpiguide: error: tune: %s: the command did not complete\n", what);
+        return 1;
+    }
+    return WEXITSTATUS(st);
+}
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    long len;
+    if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+        (text = malloc((size_t)len + 1))) {
+        text[fread(text, 1, (size_t)len, f)] = 0;
+    }
+    fclose(f);
+    return text;
+}
+
+/* The validation launch of one input line: every algorithm plus `tuned`, interleaved. */
+static int validate_line(const tune_opts *o, const char *self, const char *lib,
+                         const mg_input_line *l) {
+    char cmd[16384], arg[4200];
+    snprintf(cmd, sizeof cmd, "%s env", o->launcher);
+    snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
+    add_quoted(cmd, sizeof cmd, arg);
+    snprintf(arg, sizeof arg, "MPIGUIDE_PROFILES=%s/profiles", o->outdir);
+    add_quoted(cmd, sizeof cmd, arg);
+    add_quoted(cmd, sizeof cmd, self);
+    add_quoted(cmd, sizeof cmd, "bench");
+    for (int k = 0; k < l->argc; k++) add_quoted(cmd, sizeof cmd, l->argv[k]);
+    snprintf(arg, sizeof arg, "--calls-list=%s", l->call);
+    add_quoted(cmd, sizeof cmd, arg);
+    add_quoted(cmd, sizeof cmd, "--algs=all,tuned");
+    add_quoted(cmd, sizeof cmd, "--shuffle");
+    snprintf(arg, sizeof arg, "--output-file=%s/tuned/%s.dat", o->outdir, l->call);
+    add_quoted(cmd, sizeof cmd, arg);
+    if (o->quiet) add_quoted(cmd, sizeof cmd, "--quiet");
+    char what[256];
+    snprintf(what, sizeof what, "validation of %s (tuned library vs default)", l->call);
+    return run(what, cmd, o->quiet);
+}
+
+static int print_tuned(const char *outdir) {
+    char path[4200], err[512];
+    snprintf(path, sizeof path, "%s/tuned", outdir);
+    mg_dataset ds;
+    mg_dataset_init(&ds);
+    if (mg_dataset_add_path(&ds, path, err, sizeof err) < 0) {
+        fprintf(stderr, "mpiguide: error: %s: %s\n", path, err);
+        mg_dataset_free(&ds);
+        return 1;
+    }
+    mg_dataset_sort(&ds);
+    mg_tuned_row *rows;
+    int n = mg_tuned_rows(&ds, &rows);
+    if (n > 0) {
+        printf("\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default and "
+               "the best mock-up, one launch:\n",
+               outdir);
+        int within = mg_tuned_print(rows, n, stdout);
+        printf("tuned within 5 %% of the best algorithm in %d of %d (collective, size)\n", within,
+               n);
+    }
+    free(rows);
+    mg_dataset_free(&ds);
+    return n >= 0 ? 0 : 1;
+}
+
+int mg_cmd_tune(int argc, char **argv) {
+    tune_opts o;
+    if (parse_tune(argc, argv, &o)) return 2;
+    char *text = read_text(o.input);
+    if (!text) {
+        fprintf(stderr, "mpiguide: error: %s: cannot read input file: %s\n", o.input,
+                strerror(errno));
+        return 2;
+    }
+    mg_bench_opts *plan = NULL;
+    mg_input in = {0, NULL};
+    char err[600];
+    int nplan = 0, rc = mg_check_plan(text, o.input, o.quiet, 1, &plan, &nplan);
+    if (!rc) mg_input_parse(text, o.input, &in, err, sizeof err);
+    free(text);
+    mg_check_plan_free(plan, nplan);
+    if (rc) return rc;
+
+    char self[PATH_MAX], libdir[PATH_MAX], lib[PATH_MAX + 32], tuned[4200];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) {
+        fprintf(stderr, "mpiguide: error: tune: cannot find its own executable\n");
+        mg_input_free(&in);
+        return 1;
+    }
+    self[len] = 0;
+    snprintf(libdir, sizeof libdir, "%s", self);
+    snprintf(lib, sizeof lib, "%s/../lib/libmpiguide.so", dirname(libdir));
+    snprintf(tuned, sizeof tuned, "%s/tuned", o.outdir);
+    char mk[8400] = "mkdir -p";
+    add_quoted(mk, sizeof mk, tuned);
+    if (system(mk) != 0 || access(tuned, W_OK) != 0) {
+        fprintf(stderr, "mpiguide: error: %s: cannot create the output directory\n", o.outdir);
+        mg_input_free(&in);
+        return 1;
+    }
+    for (int k = 1; k <= o.launches && !rc; k++) {
+        char cmd[16384], what[64];
+        snprintf(cmd, sizeof cmd, "%s", o.launcher);
+        add_quoted(cmd, sizeof cmd, self);
+        add_quoted(cmd, sizeof cmd, "check");
+        add_quoted(cmd, sizeof cmd, "-f");
+        add_quoted(cmd, sizeof cmd, o.input);
+        add_quoted(cmd, sizeof cmd, "-o");
+        add_quoted(cmd, sizeof cmd, o.outdir);
+        add_quoted(cmd, sizeof cmd, "--no-analyze");
+        if (o.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
+        snprintf(what, sizeof what, "check launch %d of %d", k, o.launches);
+        rc = run(what, cmd, o.quiet) ? 1 : 0;
+    }
+    char *dirs[1] = {(char *)o.outdir};
+    if (!rc) {
+        o.an.outdir = o.outdir;
+        o.an.out = stdout;
+        rc = mg_analyze_dirs(&o.an, dirs, 1);
+    }
+    int verdict = rc;
+    if (rc == 0 || rc == 3) {
+        rc = 0;
+        for (int i = 0; i < in.n && !rc; i++)
+            rc = validate_line(&o, self, lib, &in.lines[i]) ? 1 : 0;
+        if (!rc) {
+            mg_analyze_opts quiet = o.an;
+            quiet.out = NULL;
+            int again = mg_analyze_dirs(&quiet, dirs, 1);
+            rc = again == 1 ? 1 : print_tuned(o.outdir);
+        }
+        if (!rc) {
+            printf("\nprofiles: %s/profiles   report: %s/report.html\n", o.outdir, o.outdir);
+            rc = verdict;
+        }
+    }
+    mg_input_free(&in);
+    return rc;
+}
