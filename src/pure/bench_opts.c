@@ -1,0 +1,731 @@
+/* Parser of the benchmark options (INTERFACES.md section 6). Strict where ReproMPI was lenient:
+ * an unknown option, a malformed number or a value out of range is an error that names the
+ * option, so a typo never silently changes what is measured. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench_opts.h"
+#include "problems.h"
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- collectives (names and kinds from collectives.def; no MPI types are expanded) ---- */
+#define MG_BO_ROOTED 2u
+#define MG_BO_RED    4u
+#define MG_BO_V      8u
+#ifndef MG_CF_INTERCEPT
+#define MG_CF_INTERCEPT 1u
+#define MG_CF_ROOTED    2u
+#define MG_CF_REDUCTION 4u
+#define MG_CF_V         8u
+#endif
+
+static const struct {
+    const char *name, *sname;
+    unsigned flags;
+} colls[] = {
+#define MG_COLL(ID, Name, sname, flags, ...) {"MPI_" #Name, #sname, flags},
+#include "core/collectives.def"
+#undef MG_COLL
+};
+#define NCOLLS (int)(sizeof colls / sizeof colls[0])
+
+int mg_bench_ncolls(void) {
+    return NCOLLS;
+}
+
+const char *mg_bench_coll_name(int id) {
+    return id >= 0 && id < NCOLLS ? colls[id].name : NULL;
+}
+
+int mg_bench_coll_id(const char *name) {
+    for (int i = 0; name && i < NCOLLS; i++)
+        if (!strcasecmp(name, colls[i].name) || !strcasecmp(name, colls[i].sname)) return i;
+    return -1;
+}
+
+int mg_bench_coll_is_reduction(int id) {
+    return id >= 0 && id < NCOLLS && (colls[id].flags & MG_CF_REDUCTION);
+}
+
+int mg_bench_coll_is_v(int id) {
+    return id >= 0 && id < NCOLLS && (colls[id].flags & MG_CF_V);
+}
+
+/* ---- datatypes and ops ---- */
+/* Categories of MPI-3.1 section 5.9.2: 'i' C integer, 'f' floating point, 'b' byte, 'c' char
+ * (MPI_CHAR is text: no reduction op applies). */
+static const struct {
+    const char *name;
+    int size;
+    char cat;
+} types[] = {
+    {"MPI_BYTE", 1, 'b'},
+    {"MPI_CHAR", 1, 'c'},
+    {"MPI_SIGNED_CHAR", 1, 'i'},
+    {"MPI_UNSIGNED_CHAR", 1, 'i'},
+    {"MPI_SHORT", (int)sizeof(short), 'i'},
+    {"MPI_UNSIGNED_SHORT", (int)sizeof(unsigned short), 'i'},
+    {"MPI_INT", (int)sizeof(int), 'i'},
+    {"MPI_UNSIGNED", (int)sizeof(unsigned), 'i'},
+    {"MPI_LONG", (int)sizeof(long), 'i'},
+    {"MPI_UNSIGNED_LONG", (int)sizeof(unsigned long), 'i'},
+    {"MPI_LONG_LONG", (int)sizeof(long long), 'i'},
+    {"MPI_FLOAT", (int)sizeof(float), 'f'},
+    {"MPI_DOUBLE", (int)sizeof(double), 'f'},
+};
+
+static const struct {
+    const char *name;
+    const char *cats; /* categories the op accepts */
+} ops[] = {
+    {"MPI_MAX", "if"}, {"MPI_MIN", "if"},  {"MPI_SUM", "if"}, {"MPI_PROD", "if"},
+    {"MPI_LAND", "i"}, {"MPI_LOR", "i"},   {"MPI_LXOR", "i"}, {"MPI_BAND", "ib"},
+    {"MPI_BOR", "ib"}, {"MPI_BXOR", "ib"},
+};
+
+int mg_bench_type_size(const char *name) {
+    for (size_t i = 0; name && i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(name, types[i].name)) return types[i].size;
+    return 0;
+}
+
+static char type_cat(const char *name) {
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(name, types[i].name)) return types[i].cat;
+    return 0;
+}
+
+static const char *op_cats(const char *name) {
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(name, ops[i].name)) return ops[i].cats;
+    return NULL;
+}
+
+int mg_bench_op_allowed(const char *op, const char *type) {
+    const char *cats = op_cats(op);
+    char c = type_cat(type);
+    return cats && c && strchr(cats, c) != NULL;
+}
+
+static const char *const sync_names[MG_SYNC_COUNT] = {"mpibarrier", "dissemination", "window",
+                                                      "roundtime"};
+
+const char *mg_sync_name(int sync) {
+    return sync >= 0 && sync < MG_SYNC_COUNT ? sync_names[sync] : "?";
+}
+
+const char *mg_runtime_name(int runtime) {
+    return runtime == MG_RUNTIME_GLOBAL ? "global" : "local";
+}
+
+/* Problem types of the irregular collectives: the generator's parser when it is built
+ * (MG_HAVE_PROBLEMS, set by tests/mpi/bench.cmake when src/pure/problems.c exists), else the
+ * names of problems.h. */
+static int problem_parse(const char *name) {
+#ifdef MG_HAVE_PROBLEMS
+    return mg_problem_parse(name);
+#else
+    static const char *const names[] = {"same",       "random",      "spikes",
+                                        "decreasing", "alternating", "twoblocks"};
+    for (int i = 0; name && i < (int)(sizeof names / sizeof names[0]); i++)
+        if (!strcmp(name, names[i])) return i;
+    return -1;
+#endif
+}
+
+/* ---- defaults, copy, free ---- */
+static const int64_t default_msizes[] = {1, 8, 64, 512, 4096, 32768};
+
+void mg_bench_defaults(mg_bench_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->nrep = 100;
+    o->barrier_count = 0;
+    o->root = 0;
+    snprintf(o->op, sizeof o->op, "MPI_BOR");
+    snprintf(o->datatype, sizeof o->datatype, "MPI_BYTE");
+    o->sync = MG_SYNC_DISSEMINATION;
+    o->runtime = MG_RUNTIME_LOCAL;
+    o->warmup = 1;
+    o->b = -1;
+    o->rho = 5.0;
+    o->fitpoints = 20;
+    o->exchanges = 10;
+}
+
+static void free_list(char **v, int n) {
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+void mg_bench_opts_free(mg_bench_opts *o) {
+    free(o->calls);
+    free_list(o->algs, o->nalgs);
+    free(o->msizes);
+    free(o->nrep_file);
+    free(o->output_file);
+    o->calls = NULL, o->algs = NULL, o->msizes = NULL;
+    o->nrep_file = o->output_file = NULL;
+    o->ncalls = o->nalgs = o->nmsizes = 0;
+}
+
+static char *dup_or_null(const char *s, int *fail) {
+    if (!s) return NULL;
+    char *d = strdup(s);
+    if (!d) *fail = 1;
+    return d;
+}
+
+int mg_bench_opts_copy(mg_bench_opts *dst, const mg_bench_opts *src) {
+    int fail = 0;
+    *dst = *src;
+    dst->calls = NULL, dst->algs = NULL, dst->msizes = NULL;
+    dst->nrep_file = dup_or_null(src->nrep_file, &fail);
+    dst->output_file = dup_or_null(src->output_file, &fail);
+    if (src->ncalls) {
+        dst->calls = malloc(sizeof(int) * (size_t)src->ncalls);
+        if (dst->calls) memcpy(dst->calls, src->calls, sizeof(int) * (size_t)src->ncalls);
+        fail |= !dst->calls;
+    }
+    if (src->nmsizes) {
+        dst->msizes = malloc(sizeof(int64_t) * (size_t)src->nmsizes);
+        if (dst->msizes) memcpy(dst->msizes, src->msizes, sizeof(int64_t) * (size_t)src->nmsizes);
+        fail |= !dst->msizes;
+    }
+    if (src->nalgs) {
+        dst->algs = calloc((size_t)src->nalgs, sizeof(char *));
+        fail |= !dst->algs;
+        for (int i = 0; dst->algs && i < src->nalgs; i++)
+            dst->algs[i] = dup_or_null(src->algs[i], &fail);
+    }
+    if (fail) {
+        dst->nalgs = dst->algs ? dst->nalgs : 0;
+        mg_bench_opts_free(dst);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- value parsers: each returns 0 or writes "OPTION: problem" and returns 2 ---- */
+typedef struct perr {
+    char *buf;
+    size_t len;
+} perr;
+
+static int fail(perr *e, const char *opt, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(perr *e, const char *opt, const char *fmt, ...) {
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (e->buf && e->len) snprintf(e->buf, e->len, "%s: %s", opt, what);
+    return 2;
+}
+
+/* Integer with an optional binary suffix K, M, G (sizes only). */
+static int parse_i64(perr *e, const char *opt, const char *s, int64_t lo, int64_t hi, int suffix,
+                     int64_t *out) {
+    if (!s || !*s) return fail(e, opt, "missing value");
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || isspace((unsigned char)*s)) return fail(e, opt, "'%s' is not a number", s);
+    int64_t mul = 1;
+    if (suffix && *end && !end[1]) {
+        switch (*end) {
+        case 'k':
+        case 'K':
+            mul = 1LL << 10;
+            end++;
+            break;
+        case 'm':
+        case 'M':
+            mul = 1LL << 20;
+            end++;
+            break;
+        case 'g':
+        case 'G':
+            mul = 1LL << 30;
+            end++;
+            break;
+        default:
+            break;
+        }
+    }
+    if (*end) return fail(e, opt, "'%s' is not a whole number", s);
+    if (errno == ERANGE || (mul > 1 && (v > INT64_MAX / mul || v < INT64_MIN / mul)))
+        return fail(e, opt, "'%s' is out of range", s);
+    v *= mul;
+    if (v < lo || v > hi)
+        return fail(e, opt, "%lld is out of range [%lld, %lld]", v, (long long)lo, (long long)hi);
+    *out = (int64_t)v;
+    return 0;
+}
+
+static int parse_double(perr *e, const char *opt, const char *s, double lo, double hi,
+                        double *out) {
+    if (!s || !*s) return fail(e, opt, "missing value");
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || isspace((unsigned char)*s))
+        return fail(e, opt, "'%s' is not a number", s);
+    if (errno == ERANGE || !isfinite(v) || v < lo || v > hi)
+        return fail(e, opt, "'%s' is out of range [%g, %g]", s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* Calls `item` for every comma-separated item of s (empty items are errors). */
+static int each_item(perr *e, const char *opt, const char *s,
+                     int (*item)(perr *, const char *, const char *, void *), void *ctx) {
+    if (!s || !*s) return fail(e, opt, "missing value");
+    const char *p = s;
+    for (;;) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        char buf[256];
+        if (n == 0) return fail(e, opt, "empty item in '%s'", s);
+        if (n >= sizeof buf) return fail(e, opt, "item too long in '%s'", s);
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        int rc = item(e, opt, buf, ctx);
+        if (rc) return rc;
+        if (!c) return 0;
+        p = c + 1;
+    }
+}
+
+static int add_msize(perr *e, const char *opt, mg_bench_opts *o, int64_t v) {
+    for (int i = 0; i < o->nmsizes; i++)
+        if (o->msizes[i] == v) return 0;
+    int64_t *m = realloc(o->msizes, sizeof(int64_t) * (size_t)(o->nmsizes + 1));
+    if (!m) return fail(e, opt, "out of memory");
+    o->msizes = m;
+    o->msizes[o->nmsizes++] = v;
+    return 0;
+}
+
+static int msize_item(perr *e, const char *opt, const char *s, void *ctx) {
+    int64_t v;
+    int rc = parse_i64(e, opt, s, 0, (int64_t)1 << 40, 1, &v);
+    return rc ? rc : add_msize(e, opt, ctx, v);
+}
+
+static int call_item(perr *e, const char *opt, const char *s, void *ctx) {
+    mg_bench_opts *o = ctx;
+    int id = mg_bench_coll_id(s);
+    if (id < 0) return fail(e, opt, "unknown collective '%s' (mpiguide info lists them)", s);
+    for (int i = 0; i < o->ncalls; i++)
+        if (o->calls[i] == id) return 0;
+    int *c = realloc(o->calls, sizeof(int) * (size_t)(o->ncalls + 1));
+    if (!c) return fail(e, opt, "out of memory");
+    o->calls = c;
+    o->calls[o->ncalls++] = id;
+    return 0;
+}
+
+static int alg_item(perr *e, const char *opt, const char *s, void *ctx) {
+    mg_bench_opts *o = ctx;
+    for (const char *q = s; *q; q++)
+        if (!isalnum((unsigned char)*q) && *q != '_')
+            return fail(e, opt, "'%s' is not an algorithm name", s);
+    for (int i = 0; i < o->nalgs; i++)
+        if (!strcmp(o->algs[i], s)) return 0;
+    char **a = realloc(o->algs, sizeof(char *) * (size_t)(o->nalgs + 1));
+    if (!a) return fail(e, opt, "out of memory");
+    o->algs = a;
+    if (!(o->algs[o->nalgs] = strdup(s))) return fail(e, opt, "out of memory");
+    o->nalgs++;
+    return 0;
+}
+
+typedef struct interval {
+    int64_t min, max, step;
+    int have_min, have_max;
+} interval;
+
+static int interval_item(perr *e, const char *opt, const char *s, void *ctx) {
+    interval *iv = ctx;
+    const char *eq = strchr(s, '=');
+    if (!eq) return fail(e, opt, "'%s' is not key=value (min=E1,max=E2[,step=S])", s);
+    size_t k = (size_t)(eq - s);
+    if (k == 3 && !strncmp(s, "min", 3)) {
+        iv->have_min = 1;
+        return parse_i64(e, opt, eq + 1, 0, 40, 0, &iv->min);
+    }
+    if (k == 3 && !strncmp(s, "max", 3)) {
+        iv->have_max = 1;
+        return parse_i64(e, opt, eq + 1, 0, 40, 0, &iv->max);
+    }
+    if (k == 4 && !strncmp(s, "step", 4)) return parse_i64(e, opt, eq + 1, 1, 40, 0, &iv->step);
+    return fail(e, opt, "unknown key '%.*s' (min, max, step)", (int)k, s);
+}
+
+static int summary_item(perr *e, const char *opt, const char *s, void *ctx) {
+    unsigned *m = ctx;
+    if (!strcmp(s, "min"))
+        *m |= MG_SUMMARY_MIN;
+    else if (!strcmp(s, "median"))
+        *m |= MG_SUMMARY_MEDIAN;
+    else if (!strcmp(s, "mean"))
+        *m |= MG_SUMMARY_MEAN;
+    else if (!strcmp(s, "max"))
+        *m |= MG_SUMMARY_MAX;
+    else
+        return fail(e, opt, "unknown statistic '%s' (min, median, mean, max)", s);
+    return 0;
+}
+
+static int set_string(perr *e, const char *opt, char **dst, const char *v) {
+    if (!v || !*v) return fail(e, opt, "missing value");
+    char *d = strdup(v);
+    if (!d) return fail(e, opt, "out of memory");
+    free(*dst);
+    *dst = d;
+    return 0;
+}
+
+/* ---- the option table ---- */
+enum optid {
+    O_CALLS,
+    O_ALGS,
+    O_MSIZES,
+    O_INTERVAL,
+    O_NREP,
+    O_NREP_FILE,
+    O_TIME,
+    O_BARRIER_COUNT,
+    O_ROOT,
+    O_OP,
+    O_DATATYPE,
+    O_SHUFFLE,
+    O_SYNC,
+    O_RUNTIME,
+    O_SUMMARY,
+    O_OUTPUT,
+    O_RESUME,
+    O_VERIFY,
+    O_QUIET,
+    O_WARMUP,
+    O_SEED,
+    O_IRREGULAR,
+    O_B,
+    O_RHO,
+    O_TABLE,
+    O_WINDOW,
+    O_FITPOINTS,
+    O_EXCHANGES,
+    O_HELP
+};
+
+enum argkind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+static const struct {
+    const char *name;
+    enum optid id;
+    enum argkind arg;
+} table[] = {
+    {"calls-list", O_CALLS, ARG_REQUIRED},
+    {"algs", O_ALGS, ARG_REQUIRED},
+    {"msizes-list", O_MSIZES, ARG_REQUIRED},
+    {"msize-interval", O_INTERVAL, ARG_REQUIRED},
+    {"nrep", O_NREP, ARG_REQUIRED},
+    {"nrep-file", O_NREP_FILE, ARG_REQUIRED},
+    {"rt-bench-time-ms", O_TIME, ARG_REQUIRED},
+    {"rt-barrier-count", O_BARRIER_COUNT, ARG_REQUIRED},
+    {"root", O_ROOT, ARG_REQUIRED},
+    {"root-proc", O_ROOT, ARG_REQUIRED},
+    {"op", O_OP, ARG_REQUIRED},
+    {"operation", O_OP, ARG_REQUIRED},
+    {"datatype", O_DATATYPE, ARG_REQUIRED},
+    {"shuffle", O_SHUFFLE, ARG_NONE},
+    {"shuffle-jobs", O_SHUFFLE, ARG_NONE},
+    {"proc-sync", O_SYNC, ARG_REQUIRED},
+    {"runtime-type", O_RUNTIME, ARG_REQUIRED},
+    {"summary", O_SUMMARY, ARG_OPTIONAL},
+    {"output-file", O_OUTPUT, ARG_REQUIRED},
+    {"resume", O_RESUME, ARG_NONE},
+    {"verify", O_VERIFY, ARG_NONE},
+    {"quiet", O_QUIET, ARG_NONE},
+    {"warmup", O_WARMUP, ARG_REQUIRED},
+    {"seed", O_SEED, ARG_REQUIRED},
+    {"irregular", O_IRREGULAR, ARG_REQUIRED},
+    {"b", O_B, ARG_REQUIRED},
+    {"rho", O_RHO, ARG_REQUIRED},
+    {"table", O_TABLE, ARG_NONE},
+    {"window-size", O_WINDOW, ARG_REQUIRED},
+    {"fitpoints", O_FITPOINTS, ARG_REQUIRED},
+    {"exchanges", O_EXCHANGES, ARG_REQUIRED},
+    {"help", O_HELP, ARG_NONE},
+};
+
+int mg_bench_option_arity(const char *name, size_t len) {
+    for (size_t t = 0; t < sizeof table / sizeof table[0]; t++)
+        if (strlen(table[t].name) == len && !strncmp(table[t].name, name, len))
+            return table[t].arg == ARG_NONE ? 0 : table[t].arg == ARG_REQUIRED ? 1 : 2;
+    return -1;
+}
+
+static int set_sync(perr *e, const char *opt, const char *v, mg_bench_opts *o) {
+    static const struct {
+        const char *name;
+        int sync;
+    } names[] = {
+        {"mpibarrier", MG_SYNC_MPIBARRIER},
+        {"MPI_Barrier", MG_SYNC_MPIBARRIER},
+        {"dissemination", MG_SYNC_DISSEMINATION},
+        {"dissem_barrier", MG_SYNC_DISSEMINATION},
+        {"window", MG_SYNC_WINDOW},
+        {"roundtime", MG_SYNC_ROUNDTIME},
+    };
+    for (size_t i = 0; v && i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(v, names[i].name)) {
+            o->sync = names[i].sync;
+            return 0;
+        }
+    return fail(e, opt, "unknown method '%s' (mpibarrier, dissemination, window, roundtime)",
+                v ? v : "");
+}
+
+static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_bench_opts *o) {
+    int64_t n;
+    int rc;
+    switch (id) {
+    case O_CALLS:
+        o->ncalls = 0;
+        return each_item(e, opt, v, call_item, o);
+    case O_ALGS:
+        free_list(o->algs, o->nalgs);
+        o->algs = NULL, o->nalgs = 0;
+        return each_item(e, opt, v, alg_item, o);
+    case O_MSIZES:
+        return each_item(e, opt, v, msize_item, o);
+    case O_INTERVAL: {
+        interval iv = {0, 0, 1, 0, 0};
+        if ((rc = each_item(e, opt, v, interval_item, &iv))) return rc;
+        if (!iv.have_min || !iv.have_max) return fail(e, opt, "needs min=E1,max=E2");
+        if (iv.min > iv.max)
+            return fail(e, opt, "min %lld > max %lld", (long long)iv.min, (long long)iv.max);
+        for (int64_t x = iv.min; x <= iv.max; x += iv.step)
+            if ((rc = add_msize(e, opt, o, (int64_t)1 << x))) return rc;
+        return 0;
+    }
+    case O_NREP:
+        if ((rc = parse_i64(e, opt, v, 1, (int64_t)1 << 40, 0, &o->nrep))) return rc;
+        o->nrep_given = 1;
+        return 0;
+    case O_NREP_FILE:
+        return set_string(e, opt, &o->nrep_file, v);
+    case O_TIME:
+        return parse_double(e, opt, v, 1e-3, 1e9, &o->time_ms);
+    case O_BARRIER_COUNT:
+        return parse_i64(e, opt, v, 0, INT_MAX, 0, &o->barrier_count);
+    case O_ROOT:
+        if ((rc = parse_i64(e, opt, v, 0, INT_MAX, 0, &n))) return rc;
+        o->root = (int)n;
+        return 0;
+    case O_OP:
+        if (!op_cats(v)) return fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
+        snprintf(o->op, sizeof o->op, "%s", v);
+        return 0;
+    case O_DATATYPE:
+        if (!mg_bench_type_size(v))
+            return fail(e, opt, "unknown datatype '%s' (MPI_BYTE, MPI_INT, MPI_DOUBLE, ...)", v);
+        snprintf(o->datatype, sizeof o->datatype, "%s", v);
+        return 0;
+    case O_SHUFFLE:
+        o->shuffle = 1;
+        return 0;
+    case O_SYNC:
+        return set_sync(e, opt, v, o);
+    case O_RUNTIME:
+        if (!strcmp(v, "local"))
+            o->runtime = MG_RUNTIME_LOCAL;
+        else if (!strcmp(v, "global"))
+            o->runtime = MG_RUNTIME_GLOBAL;
+        else
+            return fail(e, opt, "unknown type '%s' (local, global)", v);
+        return 0;
+    case O_SUMMARY:
+        o->summary = 0;
+        if (!v) {
+            o->summary = MG_SUMMARY_ALL;
+            return 0;
+        }
+        return each_item(e, opt, v, summary_item, &o->summary);
+    case O_OUTPUT:
+        return set_string(e, opt, &o->output_file, v);
+    case O_RESUME:
+        o->resume = 1;
+        return 0;
+    case O_VERIFY:
+        o->verify = 1;
+        return 0;
+    case O_QUIET:
+        o->quiet = 1;
+        return 0;
+    case O_WARMUP:
+        return parse_i64(e, opt, v, 0, 1000000, 0, &o->warmup);
+    case O_SEED: {
+        if (!v || !*v || *v == '-') return fail(e, opt, "'%s' is not a seed (0..2^64-1)", v);
+        errno = 0;
+        char *end;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (*end || errno == ERANGE) return fail(e, opt, "'%s' is not a seed (0..2^64-1)", v);
+        o->seed = (uint64_t)s;
+        o->seed_given = 1;
+        return 0;
+    }
+    case O_IRREGULAR:
+        if (problem_parse(v) < 0)
+            return fail(e, opt,
+                        "unknown problem type '%s' (same, random, spikes, decreasing, "
+                        "alternating, twoblocks)",
+                        v);
+        snprintf(o->irregular, sizeof o->irregular, "%s", v);
+        return 0;
+    case O_B:
+        return parse_i64(e, opt, v, 0, INT_MAX, 0, &o->b);
+    case O_RHO:
+        return parse_double(e, opt, v, 1.0, 1e9, &o->rho);
+    case O_TABLE:
+        o->table = 1;
+        return 0;
+    case O_WINDOW:
+        return parse_double(e, opt, v, 1.0, 1e9, &o->window_us);
+    case O_FITPOINTS:
+        if ((rc = parse_i64(e, opt, v, 2, 100000, 0, &n))) return rc;
+        o->fitpoints = (int)n;
+        return 0;
+    case O_EXCHANGES:
+        if ((rc = parse_i64(e, opt, v, 1, 100000, 0, &n))) return rc;
+        o->exchanges = (int)n;
+        return 0;
+    case O_HELP:
+        o->help = 1;
+        return 0;
+    }
+    return fail(e, opt, "internal error");
+}
+
+/* Checks between options once all are known. */
+static int validate(perr *e, mg_bench_opts *o) {
+    int tsize = mg_bench_type_size(o->datatype);
+    int any_red = 0;
+    for (int i = 0; i < o->ncalls; i++) any_red |= mg_bench_coll_is_reduction(o->calls[i]);
+    if (!o->ncalls) any_red = 1; /* every collective */
+    if (any_red && !mg_bench_op_allowed(o->op, o->datatype))
+        return fail(e, "--op", "%s does not apply to %s (MPI-3.1 section 5.9.2)", o->op,
+                    o->datatype);
+    for (int i = 0; i < o->nmsizes; i++)
+        if (o->msizes[i] % tsize)
+            return fail(e, "--msizes-list",
+                        "%lld bytes is not a multiple of the size of %s (%d bytes)",
+                        (long long)o->msizes[i], o->datatype, tsize);
+    if (o->resume && !o->output_file)
+        return fail(e, "--resume", "needs --output-file (the file to complete)");
+    if ((o->b >= 0 || o->table) && !o->irregular[0])
+        return fail(e, o->table ? "--table" : "--b", "needs --irregular=TYPE");
+    return 0;
+}
+
+int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, size_t errlen) {
+    perr e = {err, errlen};
+    if (err && errlen) err[0] = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) || !a[2])
+            return fail(&e, a, "not an option (options look like --name=value)");
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        int k = -1;
+        for (size_t t = 0; t < sizeof table / sizeof table[0]; t++)
+            if (strlen(table[t].name) == len && !strncmp(table[t].name, name, len)) k = (int)t;
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%.*s", (int)(len < 50 ? len : 50), name);
+        if (k < 0) return fail(&e, opt, "unknown option (mpiguide bench --help lists them)");
+        const char *v = eq ? eq + 1 : NULL;
+        if (table[k].arg == ARG_NONE && v) return fail(&e, opt, "takes no value");
+        if (table[k].arg == ARG_REQUIRED && !v) {
+            if (i + 1 >= argc) return fail(&e, opt, "missing value");
+            v = argv[++i];
+        }
+        int rc = apply(&e, opt, table[k].id, v, o);
+        if (rc) return rc;
+    }
+    if (o->help) return 0;
+    if (!o->ncalls) {
+        o->calls = malloc(sizeof(int) * NCOLLS);
+        if (!o->calls) return fail(&e, "--calls-list", "out of memory");
+        for (int c = 0; c < NCOLLS; c++) o->calls[c] = c;
+        o->ncalls = NCOLLS;
+    }
+    if (!o->nalgs) {
+        int rc = alg_item(&e, "--algs", MG_ALG_DEFAULT, o);
+        if (rc) return rc;
+    }
+    if (!o->nmsizes) /* the defaults, rounded up to whole elements */
+        for (size_t i = 0; i < sizeof default_msizes / sizeof default_msizes[0]; i++) {
+            int64_t t = mg_bench_type_size(o->datatype);
+            int rc = add_msize(&e, "--msizes-list", o, (default_msizes[i] + t - 1) / t * t);
+            if (rc) return rc;
+        }
+    return validate(&e, o);
+}
+
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void mg_bench_shuffle(int *idx, int n, uint64_t seed) {
+    uint64_t state = seed;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(splitmix64(&state) % (uint64_t)(i + 1));
+        int t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+    }
+}
+
+const char mg_bench_usage[] =
+    "usage: mpirun -np P mpiguide bench [options]\n"
+    "Measures collectives with the library's own algorithm and any registry algorithm;\n"
+    "one raw row per observation (docs/benchmark.md).\n"
+    "\n"
+    "  --calls-list=A,B            MPI names (default: every collective)\n"
+    "  --algs=a,b|all              algorithms: registry names, default, tuned, all\n"
+    "                              (default: default)\n"
+    "  --msizes-list=1,8           message sizes in bytes (suffix K, M, G allowed)\n"
+    "  --msize-interval=min=E1,max=E2[,step=S]  sizes 2^E1 .. 2^E2 bytes\n"
+    "  --nrep=N                    observations per measurement (default 100)\n"
+    "  --nrep-file=PATH            per (call, msize) from `mpiguide nrep`\n"
+    "  --rt-bench-time-ms=T        time budget per measurement (rank 0 decides)\n"
+    "  --rt-barrier-count=N        roundtime: barrier after N missed starts in a row\n"
+    "  --root=R, --root-proc=R     root (default 0)\n"
+    "  --op=OP, --operation=OP     reduction op (default MPI_BOR)\n"
+    "  --datatype=T                base datatype (default MPI_BYTE)\n"
+    "  --shuffle, --shuffle-jobs   random order of (call, algorithm, size)\n"
+    "  --seed=S                    seed of --shuffle and random problems\n"
+    "  --proc-sync=M               mpibarrier (MPI_Barrier), dissemination\n"
+    "                              (dissem_barrier, default), window, roundtime\n"
+    "  --runtime-type=local|global per-observation time (default local)\n"
+    "  --window-size=US            window sync: window in microseconds (default: measured)\n"
+    "  --fitpoints=N --exchanges=N clock synchronisation effort (default 20, 10)\n"
+    "  --summary[=min,median,mean,max]  summary table with a 95% CI of the median\n"
+    "  --output-file=PATH          raw output (default: stdout)\n"
+    "  --resume                    skip measurements already complete in --output-file\n"
+    "  --verify                    check each algorithm's result against the default\n"
+    "  --warmup=N                  unrecorded calls before each measurement (default 1)\n"
+    "  --quiet                     no progress on stderr\n"
+    "  --irregular=TYPE --b=B --rho=R [--table]  problem types for Gatherv/Scatterv\n";

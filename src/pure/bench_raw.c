@@ -1,0 +1,143 @@
+/* Raw-file scanner behind `bench --resume` (see bench_raw.h). */
+#include "bench_raw.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add_key(mg_raw_scan *s, const char *k, size_t kl, const char *v, size_t vl) {
+    char **nk = realloc(s->keys, sizeof(char *) * (size_t)(s->nkeys + 1));
+    if (!nk) return -1;
+    s->keys = nk;
+    char **nv = realloc(s->vals, sizeof(char *) * (size_t)(s->nkeys + 1));
+    if (!nv) return -1;
+    s->vals = nv;
+    char *kk = malloc(kl + 1), *vv = malloc(vl + 1);
+    if (!kk || !vv) {
+        free(kk);
+        free(vv);
+        return -1;
+    }
+    memcpy(kk, k, kl);
+    kk[kl] = 0;
+    memcpy(vv, v, vl);
+    vv[vl] = 0;
+    s->keys[s->nkeys] = kk;
+    s->vals[s->nkeys++] = vv;
+    return 0;
+}
+
+int mg_raw_scan_text(const char *text, size_t len, const char *fname, mg_raw_scan *s, char *err,
+                     size_t errlen) {
+    memset(s, 0, sizeof *s);
+    int cap = 0, line = 0, open = 0; /* open: the last measurement may still grow */
+    size_t pos = 0, group_start = 0;
+    int64_t next = 0;
+    while (pos < len) {
+        line++;
+        const char *p = text + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t ll = nl ? (size_t)(nl - p) : len - pos;
+        size_t line_start = pos;
+        pos += ll + (nl ? 1 : 0);
+        if (!nl) { /* unfinished last line: the measurement it belongs to is dropped */
+            if (open && ll > 0) {
+                s->dropped = s->meas[s->nmeas - 1].rows + 1;
+                s->nmeas--;
+                s->keep = group_start;
+            } else {
+                s->dropped += ll > 0;
+                s->keep = line_start;
+            }
+            return 0;
+        }
+        char buf[512];
+        if (ll >= sizeof buf) {
+            snprintf(err, errlen, "%s:%d: line too long", fname, line);
+            goto bad;
+        }
+        memcpy(buf, p, ll);
+        buf[ll] = 0;
+        char *q = buf;
+        while (isspace((unsigned char)*q)) q++;
+        if (!*q) continue;
+        if (*q == '#') {
+            char *eq = strchr(q, '=');
+            if (q[1] == '@' && eq &&
+                add_key(s, q + 2, (size_t)(eq - q - 2), eq + 1, strlen(eq + 1))) {
+                snprintf(err, errlen, "%s: out of memory", fname);
+                goto bad;
+            }
+            continue;
+        }
+        char test[64], alg[128], extra[8];
+        long long idx, msize;
+        double t;
+        int flag = 0;
+        int k =
+            sscanf(q, "%63s %127s %lld %lld %lf %d %7s", test, alg, &idx, &msize, &t, &flag, extra);
+        if (k < 5 || k > 6 || strlen(test) >= sizeof s->meas->test ||
+            strlen(alg) >= sizeof s->meas->alg || idx < 0 || msize < 0) {
+            snprintf(err, errlen, "%s:%d: expected `test alg nrep msize runtime_sec [flag]`", fname,
+                     line);
+            goto bad;
+        }
+        mg_raw_meas *m = s->nmeas ? &s->meas[s->nmeas - 1] : NULL;
+        int same = m && open && !strcmp(m->test, test) && !strcmp(m->alg, alg) &&
+                   m->msize == msize && idx == next;
+        if (!same) {
+            if (idx != 0) {
+                snprintf(err, errlen, "%s:%d: observation %lld of %s %s %lld does not follow %s",
+                         fname, line, idx, test, alg, msize,
+                         m ? "the previous row" : "a first row with index 0");
+                goto bad;
+            }
+            if (s->nmeas == cap) {
+                cap = cap ? 2 * cap : 64;
+                mg_raw_meas *nm = realloc(s->meas, sizeof *nm * (size_t)cap);
+                if (!nm) {
+                    snprintf(err, errlen, "%s: out of memory", fname);
+                    goto bad;
+                }
+                s->meas = nm;
+            }
+            m = &s->meas[s->nmeas++];
+            snprintf(m->test, sizeof m->test, "%s", test);
+            snprintf(m->alg, sizeof m->alg, "%s", alg);
+            m->msize = msize;
+            m->rows = 0;
+            group_start = line_start;
+            open = 1;
+        }
+        m->rows++;
+        next = idx + 1;
+    }
+    s->keep = len;
+    return 0;
+bad:
+    mg_raw_scan_free(s);
+    return 2;
+}
+
+const char *mg_raw_get(const mg_raw_scan *s, const char *key) {
+    const char *v = NULL;
+    for (int i = 0; i < s->nkeys; i++)
+        if (!strcmp(s->keys[i], key)) v = s->vals[i];
+    return v;
+}
+
+int mg_raw_done(const mg_raw_scan *s, const char *test, const char *alg, int64_t msize) {
+    for (int i = 0; i < s->nmeas; i++)
+        if (s->meas[i].msize == msize && !strcmp(s->meas[i].test, test) &&
+            !strcmp(s->meas[i].alg, alg))
+            return 1;
+    return 0;
+}
+
+void mg_raw_scan_free(mg_raw_scan *s) {
+    for (int i = 0; i < s->nkeys; i++) free(s->keys[i]), free(s->vals[i]);
+    free(s->keys);
+    free(s->vals);
+    free(s->meas);
+    memset(s, 0, sizeof *s);
+}
