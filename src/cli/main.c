@@ -10,6 +10,8 @@ static const struct {
 } commands[] = {
     {"info", mg_cmd_info, "list every collective and algorithm with its guideline [--csv]"},
     {"selftest", mg_cmd_selftest, "under mpirun: run every algorithm next to the library's own"},
+    {"analyze", mg_cmd_analyze, "no MPI: tables, summary, profiles, report from raw data"},
+    {"compare", mg_cmd_compare, "no MPI: two OUTDIRs (libraries, machines) side by side"},
 };
 
 static void usage(FILE *f) {

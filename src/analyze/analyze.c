@@ -1,0 +1,225 @@
+/* Entry points of the analysis: read the raw data of one or more directories, analyse, write
+ * every output file, print a summary; and the side-by-side comparison of two directories. */
+#include "analyze.h"
+#include "format.h"
+#include "model.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void mg_analyze_opts_init(mg_analyze_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->comparer = MG_COMP_GROUPED;
+    o->test = MG_TEST_RANKSUM;
+    o->alpha = 0.05;
+    o->min_gain = 0.10;
+    o->correction = MG_CORR_HOLM;
+    o->out = stdout;
+}
+
+/* Reads dirs into ds; 0, or -1 after printing an error. */
+static int load(mg_dataset *ds, char **dirs, int n) {
+    char err[4400];
+    for (int i = 0; i < n; i++)
+        if (mg_dataset_add_path(ds, dirs[i], err, sizeof err) < 0) {
+            fprintf(stderr, "mpiguide: error: %s\n", err);
+            return -1;
+        }
+    int check = 0;
+    for (int l = 0; l < ds->nlaunches; l++) check += !ds->launches[l].tuned;
+    if (!check || !ds->rows) {
+        fprintf(stderr, "mpiguide: error: %s: no raw observations to analyse\n", dirs[0]);
+        return -1;
+    }
+    return 0;
+}
+
+static int writable_dir(const char *dir) {
+    struct stat st;
+    if (stat(dir, &st)) {
+        if (errno != ENOENT || mkdir(dir, 0777)) {
+            fprintf(stderr, "mpiguide: error: %s: cannot create: %s\n", dir, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mpiguide: error: %s: not a directory (name one with -o)\n", dir);
+        return -1;
+    }
+    return 0;
+}
+
+int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
+    if (n < 1) return 2;
+    const char *outdir = o->outdir ? o->outdir : dirs[0];
+    if (writable_dir(outdir)) return 1;
+    mg_dataset ds;
+    mg_dataset_init(&ds);
+    mg_analysis a;
+    memset(&a, 0, sizeof a);
+    int rc = 1;
+    if (load(&ds, dirs, n)) goto out;
+    if (mg_analysis_run(&a, &ds, o)) {
+        fprintf(stderr, "mpiguide: error: analyze: out of memory\n");
+        goto out;
+    }
+    if (mg_write_tables(&a, outdir) || mg_write_profiles(&a, outdir) ||
+        mg_write_report(&a, outdir) || mg_write_summary(&a, outdir, NULL))
+        goto out;
+    FILE *t = o->out;
+    if (t) {
+        if (o->verbose)
+            for (int ci = 0; ci < a.ncolls; ci++) {
+                fprintf(t, "== %s: comparer %d (%s) ==\n", mg_name(&a, a.colls[ci].name),
+                        o->comparer, mg_comparer_dir(o->comparer));
+                mg_print_comparer(&a, o->comparer, &a.colls[ci], t);
+                fputc('\n', t);
+            }
+        mg_write_summary(&a, NULL, t);
+        fprintf(t, "\nwritten: %s/summary.txt, %s/report.html, %s/tables/, %s/profiles/\n", outdir,
+                outdir, outdir, outdir);
+    }
+    rc = o->exit_code && a.nviol_brave > 0 ? 3 : 0;
+out:
+    mg_analysis_free(&a);
+    mg_dataset_free(&ds);
+    return rc;
+}
+
+/* ---- compare ---- */
+
+typedef struct {
+    mg_dataset ds;
+    mg_analysis a;
+} side;
+
+static const mg_point *find_point(const mg_analysis *a, const char *coll, long long msize) {
+    for (int ci = 0; ci < a->ncolls; ci++) {
+        if (strcmp(mg_name(a, a->colls[ci].name), coll)) continue;
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++)
+            if (a->colls[ci].points[pi].msize == msize) return &a->colls[ci].points[pi];
+    }
+    return NULL;
+}
+
+static void side_cells(mg_table *t, const mg_analysis *a, const mg_point *pt) {
+    char b[64];
+    const mg_cell *d = pt && pt->def >= 0 ? &pt->cells[pt->def] : NULL;
+    mg_table_cell(t, mg_fmt_time(b, sizeof b, d ? d->median : NAN), NULL);
+    if (pt && pt->best >= 0) {
+        const mg_cell *m = &pt->cells[pt->best];
+        char s[256];
+        snprintf(s, sizeof s, "%s%s", mg_name(a, m->alg), m->barrier_warning ? "*" : "");
+        mg_table_cell(t, s, mg_name(a, m->alg));
+        mg_table_cellf(t, NULL, "%.3f", m->slowdown);
+    } else {
+        mg_table_cell(t, !pt ? "not measured" : pt->checked ? "-" : "not checked", NULL);
+        mg_table_cell(t, "", NULL);
+    }
+}
+
+int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir_b) {
+    side s[2];
+    const char *dirs[2] = {dir_a, dir_b};
+    int rc = 1;
+    for (int i = 0; i < 2; i++) {
+        mg_dataset_init(&s[i].ds);
+        memset(&s[i].a, 0, sizeof s[i].a);
+    }
+    for (int i = 0; i < 2; i++) {
+        char *d = (char *)dirs[i];
+        if (load(&s[i].ds, &d, 1)) goto out;
+        if (mg_analysis_run(&s[i].a, &s[i].ds, o)) {
+            fprintf(stderr, "mpiguide: error: compare: out of memory\n");
+            goto out;
+        }
+    }
+    FILE *f = o->out ? o->out : stdout;
+    char b[64], c[64];
+    for (int i = 0; i < 2; i++) {
+        const mg_analysis *a = &s[i].a;
+        fprintf(f,
+                "%c: %s\n   %s%s%s node(s) x %s ranks per node, %d launch%s; quality %s, "
+                "violations brave %d / cautious %d of %d\n",
+                'A' + i, dirs[i], a->library[0] ? a->library : "", a->library[0] ? "; " : "",
+                a->nodes[0] ? a->nodes : "?", a->ppn[0] ? a->ppn : "?", a->nlaunches,
+                a->nlaunches == 1 ? "" : "es", mg_fmt_num(b, sizeof b, a->quality, 4),
+                a->nviol_brave, a->nviol_cautious, a->nchecked);
+    }
+    static const char *cols[] = {
+        "collective|collective|l",        "m_size|msize|r",       "A default|a_default_median_s|r",
+        "A fastest violating|a_mockup|l", "A slowd|a_slowdown|r", "B default|b_default_median_s|r",
+        "B fastest violating|b_mockup|l", "B slowd|b_slowdown|r", "B/A default|b_over_a_default|r"};
+    mg_table *t = mg_table_new(9, cols);
+    /* every (collective, size) of A, then those only B has */
+    for (int i = 0; i < 2; i++) {
+        const mg_analysis *a = &s[i].a, *other = &s[1 - i].a;
+        for (int ci = 0; ci < a->ncolls; ci++) {
+            const char *cn = mg_name(a, a->colls[ci].name);
+            for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
+                const mg_point *pt = &a->colls[ci].points[pi];
+                const mg_point *op = find_point(other, cn, pt->msize);
+                if (i == 1 && op) continue;
+                const mg_point *pa = i == 0 ? pt : op, *pb = i == 0 ? op : pt;
+                mg_table_row(t);
+                mg_table_cell(t, cn, NULL);
+                snprintf(c, sizeof c, "%lld", pt->msize);
+                mg_table_cell(t, mg_fmt_size(b, sizeof b, pt->msize), c);
+                side_cells(t, &s[0].a, pa);
+                side_cells(t, &s[1].a, pb);
+                double da = pa && pa->def >= 0 ? pa->cells[pa->def].median : NAN;
+                double db = pb && pb->def >= 0 ? pb->cells[pb->def].median : NAN;
+                mg_table_cell(t, mg_fmt_num(b, sizeof b, db / da, 3), NULL);
+            }
+        }
+    }
+    fputc('\n', f);
+    if (o->csv)
+        mg_table_csv(t, f, 1);
+    else
+        mg_table_print(t, f);
+    mg_table_free(t);
+
+    /* quality per collective side by side */
+    static const char *qcols[] = {"collective|collective|l", "A quality|a_quality|r",
+                                  "A brave|a_brave|r", "B quality|b_quality|r",
+                                  "B brave|b_brave|r"};
+    t = mg_table_new(5, qcols);
+    for (int i = 0; i < 2; i++) {
+        const mg_analysis *a = &s[i].a, *other = &s[1 - i].a;
+        for (int ci = 0; ci < a->ncolls; ci++) {
+            const char *cn = mg_name(a, a->colls[ci].name);
+            const mg_coll *oc = NULL;
+            for (int k = 0; k < other->ncolls; k++)
+                if (!strcmp(mg_name(other, other->colls[k].name), cn)) oc = &other->colls[k];
+            if (i == 1 && oc) continue;
+            const mg_coll *ca = i == 0 ? &a->colls[ci] : oc, *cb = i == 0 ? oc : &a->colls[ci];
+            mg_table_row(t);
+            mg_table_cell(t, cn, NULL);
+            mg_table_cell(t, ca ? mg_fmt_num(b, sizeof b, ca->quality, 4) : "-", NULL);
+            snprintf(c, sizeof c, "%d", ca ? ca->nviol_brave : 0);
+            mg_table_cell(t, ca ? c : "-", NULL);
+            mg_table_cell(t, cb ? mg_fmt_num(b, sizeof b, cb->quality, 4) : "-", NULL);
+            snprintf(c, sizeof c, "%d", cb ? cb->nviol_brave : 0);
+            mg_table_cell(t, cb ? c : "-", NULL);
+        }
+    }
+    fputc('\n', f);
+    if (o->csv)
+        mg_table_csv(t, f, 1);
+    else
+        mg_table_print(t, f);
+    mg_table_free(t);
+    fprintf(f, "\nquality score: A %s, B %s (1 = self-consistent; * = barrier warning)\n",
+            mg_fmt_num(b, sizeof b, s[0].a.quality, 4), mg_fmt_num(c, sizeof c, s[1].a.quality, 4));
+    rc = o->exit_code && (s[0].a.nviol_brave || s[1].a.nviol_brave) ? 3 : 0;
+out:
+    for (int i = 0; i < 2; i++) {
+        mg_analysis_free(&s[i].a);
+        mg_dataset_free(&s[i].ds);
+    }
+    return rc;
+}

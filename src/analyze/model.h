@@ -1,0 +1,112 @@
+/* The analysis model: raw series merged over launches into one cell per (collective, size,
+ * algorithm), the tests against the default, the guideline checks and the counts the
+ * summary, profiles and report are written from. Internal to src/analyze (and its tests). */
+#ifndef MG_MODEL_H
+#define MG_MODEL_H
+
+#include "analyze.h"
+#include "raw.h"
+
+#define MG_SPLIT_TOLERANCE 0.05 /* PGMPI: k T(m_i) must undercut T(m_j) by more than 5 % */
+
+typedef struct mg_cell {
+    int alg;                   /* name index */
+    const mg_series **series;  /* per check launch (NULL where absent) */
+    int nlaunches;             /* check launches with observations */
+    size_t nobs, nflagged;     /* valid observations over all launches; flagged rows */
+    double median;             /* median of the per-launch medians */
+    double lmed_min, lmed_max; /* range of the per-launch medians */
+    double mean, min, max;     /* over all observations */
+    double ci_lo, ci_hi;       /* 95 % CI of the median of the pooled observations */
+    /* against the default (mock-ups only) */
+    int tested;          /* a test ran in at least one launch */
+    int tested_launches; /* launches where both had >= 2 observations */
+    int faster_launches; /* of those, launches where this median < the default's */
+    double stat, p;      /* statistic and p-value of the least significant launch */
+    double p_adj;        /* after the correction over all pattern tests */
+    double slowdown;     /* default median / this median */
+    int violation;       /* significant after correction, and faster by the median */
+    int barrier_warning; /* |median difference| < one MPI_Barrier */
+    /* tuned validation (OUTDIR/tuned/) */
+    double tuned_median; /* NaN when not measured there */
+} mg_cell;
+
+typedef struct mg_point { /* one collective at one message size */
+    long long msize;
+    mg_cell *cells;
+    int ncells;
+    int def;                     /* index of the default cell, -1 when the default is missing */
+    int best;                    /* fastest violating mock-up (brave), -1 */
+    int profile;                 /* cell chosen for the profile (violation and >= min-gain), -1 */
+    int checked;                 /* default and at least one tested mock-up */
+    double tuned, tuned_default; /* medians of the tuned validation, NaN when absent */
+    size_t tuned_n;
+} mg_point;
+
+typedef struct mg_mono { /* monotony between adjacent sizes of the default */
+    long long m_lo, m_hi;
+    double med_lo, med_hi;
+    int tested;
+    double stat, p, p_adj;
+    int violation; /* the larger size significantly faster */
+} mg_mono;
+
+typedef struct mg_split { /* a split-robustness violation at m_j (largest m_i reported) */
+    long long m_i, m_j;
+    long long k;
+    double med_i, med_j; /* k med_i (1 + tolerance) < med_j */
+} mg_split;
+
+typedef struct mg_coll {
+    int name;         /* name index, e.g. "MPI_Bcast" */
+    int nprocs;       /* from the headers, 0 when unknown */
+    mg_point *points; /* ascending msize */
+    int npoints;
+    mg_mono *mono;
+    int nmono;
+    mg_split *split;
+    int nsplit;
+    int nviol_brave, nviol_cautious; /* sizes with a violation */
+    int nchecked;
+    double quality; /* geometric mean over checked sizes */
+    int worst;      /* point index of the largest violating slowdown, -1 */
+} mg_coll;
+
+typedef struct mg_analysis {
+    mg_dataset *ds;
+    mg_analyze_opts opts;
+    int *launches; /* check launches (not tuned), indexes into ds->launches */
+    int nlaunches;
+    int ntuned;
+    mg_coll *colls;
+    int ncolls;
+    double barrier; /* median of MPI_Barrier, NaN when not measured */
+    int npattern_tests, nmono_tests;
+    int nchecked, nviol_brave, nviol_cautious; /* over (collective, size) combinations */
+    int ncell_viol_brave, ncell_viol_cautious; /* over (collective, size, mock-up) */
+    int nmono_viol, nsplit_viol;
+    double quality;
+    char **missing; /* incomplete data, one line each */
+    int nmissing, capmissing;
+    char nodes[32], ppn[32], nprocs[32], library[256], date[64], datatype[64], operation[64];
+} mg_analysis;
+
+/* Runs every test and check on ds (sorted in place). Returns 0, or -1 (out of memory). */
+int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o);
+void mg_analysis_free(mg_analysis *a);
+
+const char *mg_name(const mg_analysis *a, int idx);
+int mg_is_vcollective(const char *name); /* Gatherv, Scatterv, Allgatherv, Alltoallv */
+const char *mg_stat_label(int test);     /* "t", "z", "U", "D" */
+
+/* Writers (return 0, or -1 with a message on stderr naming the file). */
+int mg_write_tables(const mg_analysis *a, const char *outdir);
+int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also);
+int mg_write_profiles(const mg_analysis *a, const char *outdir);
+int mg_write_report(const mg_analysis *a, const char *outdir);
+/* Prints comparer c's table of one collective (aligned, units) to f. */
+void mg_print_comparer(const mg_analysis *a, int comparer, const mg_coll *c, FILE *f);
+/* The profile text of one collective into buf (NULL when it has no entries); caller frees. */
+char *mg_profile_text(const mg_analysis *a, const mg_coll *c);
+
+#endif

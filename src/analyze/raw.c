@@ -1,0 +1,506 @@
+/* Reader of raw benchmark files: `#@key=value` headers, then rows
+ * `test alg nrep msize runtime_sec [flag]`. Built for millions of rows (one pass, no
+ * per-row allocation, a hash from (launch, test, alg, msize) to the series) and for
+ * interrupted runs (an incomplete last line is dropped, the rest is kept). */
+#include "raw.h"
+#include "stats/stats.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_ROW_NOTES 5 /* malformed-row notes per file; the rest are counted */
+
+static char *dupn(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+static char *dup(const char *s) {
+    return dupn(s, strlen(s));
+}
+
+/* Grows *arr (element size sz) to hold at least need elements. */
+static int grow(void **arr, int *cap, int need, size_t sz) {
+    if (need <= *cap) return 0;
+    int nc = *cap ? *cap * 2 : 8;
+    while (nc < need) nc *= 2;
+    void *p = realloc(*arr, (size_t)nc * sz);
+    if (!p) return -1;
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+void mg_dataset_init(mg_dataset *ds) {
+    memset(ds, 0, sizeof *ds);
+    ds->cache_name[0] = ds->cache_name[1] = -1;
+}
+
+void mg_dataset_free(mg_dataset *ds) {
+    for (int i = 0; i < ds->nnames; i++) free(ds->names[i]);
+    free(ds->names);
+    for (int i = 0; i < ds->nlaunches; i++) {
+        free(ds->launches[i].path);
+        for (int j = 0; j < ds->launches[i].nhdr; j++) {
+            free(ds->launches[i].hdr[j].key);
+            free(ds->launches[i].hdr[j].val);
+        }
+        free(ds->launches[i].hdr);
+    }
+    free(ds->launches);
+    for (size_t i = 0; i < ds->nseries; i++) free(ds->series[i].v);
+    free(ds->series);
+    free(ds->index);
+    for (int i = 0; i < ds->nnotes; i++) free(ds->notes[i]);
+    free(ds->notes);
+    mg_dataset_init(ds);
+}
+
+void mg_dataset_note(mg_dataset *ds, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (grow((void **)&ds->notes, &ds->capnotes, ds->nnotes + 1, sizeof *ds->notes)) return;
+    char *d = dup(buf);
+    if (d) ds->notes[ds->nnotes++] = d;
+}
+
+int mg_dataset_find_name(const mg_dataset *ds, const char *name) {
+    for (int i = 0; i < ds->nnames; i++)
+        if (!strcmp(ds->names[i], name)) return i;
+    return -1;
+}
+
+int mg_dataset_intern(mg_dataset *ds, const char *name, size_t len) {
+    for (int i = 0; i < ds->nnames; i++)
+        if (!strncmp(ds->names[i], name, len) && ds->names[i][len] == 0) return i;
+    if (grow((void **)&ds->names, &ds->capnames, ds->nnames + 1, sizeof *ds->names)) return -1;
+    char *d = dupn(name, len);
+    if (!d) return -1;
+    ds->names[ds->nnames] = d;
+    return ds->nnames++;
+}
+
+/* Interns through a one-entry cache: rows come in runs of the same test and algorithm. */
+static int intern_cached(mg_dataset *ds, int slot, const char *s, size_t len) {
+    int c = ds->cache_name[slot];
+    if (c >= 0 && !strncmp(ds->names[c], s, len) && ds->names[c][len] == 0) return c;
+    c = mg_dataset_intern(ds, s, len);
+    ds->cache_name[slot] = c;
+    return c;
+}
+
+int mg_dataset_add_launch(mg_dataset *ds, const char *path, int tuned) {
+    if (grow((void **)&ds->launches, &ds->caplaunches, ds->nlaunches + 1, sizeof *ds->launches))
+        return -1;
+    mg_launch *l = &ds->launches[ds->nlaunches];
+    memset(l, 0, sizeof *l);
+    l->path = dup(path);
+    l->tuned = tuned;
+    if (!l->path) return -1;
+    return ds->nlaunches++;
+}
+
+const char *mg_dataset_header(const mg_dataset *ds, int launch, const char *key) {
+    for (int i = launch < 0 ? 0 : launch; i < (launch < 0 ? ds->nlaunches : launch + 1); i++)
+        for (int j = 0; j < ds->launches[i].nhdr; j++)
+            if (!strcmp(ds->launches[i].hdr[j].key, key)) return ds->launches[i].hdr[j].val;
+    return NULL;
+}
+
+/* ---- series hash ---- */
+
+static uint64_t key_hash(int coll, int alg, int launch, long long msize) {
+    uint64_t h = (uint64_t)msize * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)(unsigned)coll << 40) ^ ((uint64_t)(unsigned)alg << 20) ^ (unsigned)launch;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    return h;
+}
+
+static int rehash(mg_dataset *ds, size_t nslots) {
+    size_t *idx = malloc(nslots * sizeof *idx);
+    if (!idx) return -1;
+    for (size_t i = 0; i < nslots; i++) idx[i] = SIZE_MAX;
+    for (size_t s = 0; s < ds->nseries; s++) {
+        mg_series *e = &ds->series[s];
+        size_t h = key_hash(e->coll, e->alg, e->launch, e->msize) & (nslots - 1);
+        while (idx[h] != SIZE_MAX) h = (h + 1) & (nslots - 1);
+        idx[h] = s;
+    }
+    free(ds->index);
+    ds->index = idx;
+    ds->nindex = nslots;
+    return 0;
+}
+
+static mg_series *get_series(mg_dataset *ds, int coll, int alg, int launch, long long msize) {
+    if (ds->nindex) {
+        size_t h = key_hash(coll, alg, launch, msize) & (ds->nindex - 1);
+        for (; ds->index[h] != SIZE_MAX; h = (h + 1) & (ds->nindex - 1)) {
+            mg_series *e = &ds->series[ds->index[h]];
+            if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize)
+                return e;
+        }
+    }
+    if (2 * (ds->nseries + 1) > ds->nindex && rehash(ds, ds->nindex ? ds->nindex * 2 : 64))
+        return NULL;
+    if (ds->nseries == ds->capseries) {
+        size_t nc = ds->capseries ? ds->capseries * 2 : 64;
+        mg_series *p = realloc(ds->series, nc * sizeof *p);
+        if (!p) return NULL;
+        ds->series = p;
+        ds->capseries = nc;
+    }
+    mg_series *e = &ds->series[ds->nseries];
+    memset(e, 0, sizeof *e);
+    e->coll = coll;
+    e->alg = alg;
+    e->launch = launch;
+    e->msize = msize;
+    size_t h = key_hash(coll, alg, launch, msize) & (ds->nindex - 1);
+    while (ds->index[h] != SIZE_MAX) h = (h + 1) & (ds->nindex - 1);
+    ds->index[h] = ds->nseries++;
+    return e;
+}
+
+const mg_series *mg_dataset_find_series(const mg_dataset *ds, int coll, int alg, int launch,
+                                        long long msize) {
+    if (!ds->nindex) return NULL;
+    size_t h = key_hash(coll, alg, launch, msize) & (ds->nindex - 1);
+    for (; ds->index[h] != SIZE_MAX; h = (h + 1) & (ds->nindex - 1)) {
+        const mg_series *e = &ds->series[ds->index[h]];
+        if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize) return e;
+    }
+    return NULL;
+}
+
+static int push(mg_series *e, double v) {
+    if (e->n == e->cap) {
+        size_t nc = e->cap ? e->cap * 2 : 16;
+        double *p = realloc(e->v, nc * sizeof *p);
+        if (!p) return -1;
+        e->v = p;
+        e->cap = nc;
+    }
+    e->v[e->n++] = v;
+    return 0;
+}
+
+/* ---- parsing ---- */
+
+static void add_header(mg_launch *l, const char *s, const char *end) {
+    const char *eq = memchr(s, '=', (size_t)(end - s));
+    if (!eq || eq == s) return;
+    while (end > eq + 1 && isspace((unsigned char)end[-1])) end--;
+    size_t kl = (size_t)(eq - s);
+    for (int j = 0; j < l->nhdr; j++)
+        if (!strncmp(l->hdr[j].key, s, kl) && l->hdr[j].key[kl] == 0) return;
+    mg_kv *h = realloc(l->hdr, (size_t)(l->nhdr + 1) * sizeof *h);
+    if (!h) return;
+    l->hdr = h;
+    h[l->nhdr].key = dupn(s, kl);
+    h[l->nhdr].val = dupn(eq + 1, (size_t)(end - eq - 1));
+    if (h[l->nhdr].key && h[l->nhdr].val)
+        l->nhdr++;
+    else {
+        free(h[l->nhdr].key);
+        free(h[l->nhdr].val);
+    }
+}
+
+static const char *skip_ws(const char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+    return p;
+}
+
+static const char *word_end(const char *p, const char *end) {
+    while (p < end && *p != ' ' && *p != '\t' && *p != '\r') p++;
+    return p;
+}
+
+/* Parses one data row [p, end). Returns 0 (stored), 1 (malformed), -1 (out of memory). */
+static int parse_row(mg_dataset *ds, int launch, const char *p, const char *end) {
+    char num[64];
+    const char *w[7];
+    const char *we[7];
+    int nw = 0;
+    while (nw < 7) {
+        p = skip_ws(p, end);
+        if (p >= end) break;
+        w[nw] = p;
+        p = word_end(p, end);
+        we[nw++] = p;
+    }
+    if (nw < 5 || nw > 6) return 1;
+    /* nrep: a non-negative integer; msize: a non-negative integer; runtime: a number */
+    long long vals[2];
+    for (int i = 0; i < 2; i++) {
+        size_t l = (size_t)(we[2 + i] - w[2 + i]);
+        if (l >= sizeof num) return 1;
+        memcpy(num, w[2 + i], l);
+        num[l] = 0;
+        char *e;
+        errno = 0;
+        vals[i] = strtoll(num, &e, 10);
+        if (*e || errno || vals[i] < 0 || !isdigit((unsigned char)num[0])) return 1;
+    }
+    size_t l = (size_t)(we[4] - w[4]);
+    if (l >= sizeof num) return 1;
+    memcpy(num, w[4], l);
+    num[l] = 0;
+    char *e;
+    double t = strtod(num, &e);
+    if (*e || !(t >= 0) || t > 1e9) return 1; /* also rejects nan and inf */
+    int flag = 0;
+    if (nw == 6) {
+        size_t fl = (size_t)(we[5] - w[5]);
+        if (fl != 1 || w[5][0] < '0' || w[5][0] > '2') return 1;
+        flag = w[5][0] - '0';
+    }
+    int coll = intern_cached(ds, 0, w[0], (size_t)(we[0] - w[0]));
+    int alg = intern_cached(ds, 1, w[1], (size_t)(we[1] - w[1]));
+    if (coll < 0 || alg < 0) return -1;
+    mg_series *s = get_series(ds, coll, alg, launch, vals[1]);
+    if (!s) return -1;
+    if (flag) {
+        s->nflagged++;
+        ds->flagged_rows++;
+        return 0;
+    }
+    return push(s, t) ? -1 : 0;
+}
+
+int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const char *fname) {
+    const char *p = text, *end = text + len;
+    long lineno = 0, bad = 0, rows = 0;
+    int seen_data = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        lineno++;
+        if (!nl) {
+            /* no newline: the run stopped while writing this line; its numbers may be cut */
+            const char *q = skip_ws(p, le);
+            if (q < le)
+                mg_dataset_note(ds, "%s:%ld: last line incomplete (run interrupted?), dropped",
+                                fname, lineno);
+            break;
+        }
+        const char *q = skip_ws(p, le);
+        if (q < le && *q == '#') {
+            if (q + 1 < le && q[1] == '@') add_header(&ds->launches[launch], q + 2, le);
+        } else if (q < le) {
+            int rc = parse_row(ds, launch, q, le);
+            if (rc < 0) return -1;
+            if (rc == 0) {
+                rows++;
+                seen_data = 1;
+            } else if (!seen_data && !strncmp(q, "test", 4) && isspace((unsigned char)q[4])) {
+                /* a column-name line before the data */
+            } else {
+                if (bad < MAX_ROW_NOTES)
+                    mg_dataset_note(ds,
+                                    "%s:%ld: malformed row skipped (expected `test alg nrep "
+                                    "msize runtime_sec [flag]`)",
+                                    fname, lineno);
+                bad++;
+            }
+        }
+        p = le + 1;
+    }
+    if (bad > MAX_ROW_NOTES)
+        mg_dataset_note(ds, "%s: %ld more malformed rows skipped", fname, bad - MAX_ROW_NOTES);
+    if (!rows) mg_dataset_note(ds, "%s: no observations", fname);
+    ds->rows += rows;
+    ds->bad_rows += bad;
+    return 0;
+}
+
+int mg_dataset_read_file(mg_dataset *ds, int launch, const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        mg_dataset_note(ds, "%s: cannot open: %s", path, strerror(errno));
+        return 0;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    int rc = 0;
+    for (;;) {
+        if (!buf) {
+            rc = -1;
+            break;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (len < cap) break;
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) free(buf);
+        buf = nb;
+        cap *= 2;
+    }
+    if (ferror(f)) mg_dataset_note(ds, "%s: read error", path);
+    fclose(f);
+    if (!rc) rc = mg_dataset_parse(ds, launch, buf, len, path);
+    free(buf);
+    return rc;
+}
+
+/* ---- directories ---- */
+
+static int is_dir(const char *p) {
+    struct stat st;
+    return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+static int has_suffix(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* Natural order: "launch-2" before "launch-10". */
+static int natcmp(const void *pa, const void *pb) {
+    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            char *ea, *eb;
+            unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+            if (x != y) return x < y ? -1 : 1;
+            a = ea;
+            b = eb;
+        } else {
+            if (*a != *b) return (unsigned char)*a - (unsigned char)*b;
+            a++, b++;
+        }
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* Entries of dir (sorted naturally) that are directories (want_dirs) or *.dat files. */
+static char **list_dir(const char *dir, int want_dirs, int *n) {
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d) return NULL;
+    char **v = NULL;
+    int cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        size_t need = strlen(dir) + strlen(e->d_name) + 2;
+        char *full = malloc(need);
+        if (!full) break;
+        snprintf(full, need, "%s/%s", dir, e->d_name);
+        int ok = want_dirs ? is_dir(full) : (has_suffix(e->d_name, ".dat") && !is_dir(full));
+        if (ok && !grow((void **)&v, &cap, *n + 1, sizeof *v))
+            v[(*n)++] = full;
+        else
+            free(full);
+    }
+    closedir(d);
+    if (*n) qsort(v, (size_t)*n, sizeof *v, natcmp);
+    return v;
+}
+
+static void free_list(char **v, int n) {
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+/* A directory holding *.dat files becomes one launch. Returns 1 (added), 0 (no files), -1. */
+static int add_launch_dir(mg_dataset *ds, const char *dir, int tuned) {
+    int nf;
+    char **files = list_dir(dir, 0, &nf);
+    if (!nf) {
+        free(files);
+        return 0;
+    }
+    int launch = mg_dataset_add_launch(ds, dir, tuned), rc = 1;
+    if (launch < 0) rc = -1;
+    for (int i = 0; i < nf && rc > 0; i++)
+        if (mg_dataset_read_file(ds, launch, files[i])) rc = -1;
+    free_list(files, nf);
+    return rc;
+}
+
+/* raw/ or tuned/: its launch-K subdirectories, plus *.dat files directly inside. */
+static int add_launch_tree(mg_dataset *ds, const char *dir, int tuned) {
+    int added = 0, rc = add_launch_dir(ds, dir, tuned);
+    if (rc < 0) return -1;
+    added += rc;
+    int nd;
+    char **subs = list_dir(dir, 1, &nd);
+    for (int i = 0; i < nd; i++) {
+        rc = add_launch_dir(ds, subs[i], tuned);
+        if (rc < 0) break;
+        added += rc;
+    }
+    free_list(subs, nd);
+    return rc < 0 ? -1 : added;
+}
+
+int mg_dataset_add_path(mg_dataset *ds, const char *path, char *err, size_t errlen) {
+    if (!is_dir(path)) {
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+        fclose(f);
+        int launch = mg_dataset_add_launch(ds, path, 0);
+        if (launch < 0 || mg_dataset_read_file(ds, launch, path)) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            return -1;
+        }
+        return 1;
+    }
+    size_t need = strlen(path) + 8;
+    char *sub = malloc(need);
+    if (!sub) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int added = 0, rc = 0;
+    snprintf(sub, need, "%s/raw", path);
+    if (is_dir(sub)) {
+        rc = add_launch_tree(ds, sub, 0);
+        if (rc > 0) added += rc;
+        snprintf(sub, need, "%s/tuned", path);
+        if (rc >= 0 && is_dir(sub)) {
+            int t = add_launch_tree(ds, sub, 1);
+            rc = t < 0 ? -1 : rc;
+        }
+    } else {
+        rc = add_launch_dir(ds, path, 0);
+        if (rc > 0) added += rc;
+    }
+    free(sub);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: out of memory while reading raw data", path);
+        return -1;
+    }
+    if (!added) {
+        snprintf(err, errlen, "%s: no raw data (expected %s/raw/launch-K/<MPI_Name>.dat)", path,
+                 path);
+        return -1;
+    }
+    return added;
+}
+
+void mg_dataset_sort(mg_dataset *ds) {
+    for (size_t i = 0; i < ds->nseries; i++) {
+        mg_series *s = &ds->series[i];
+        mg_sort(s->v, s->n);
+    }
+}

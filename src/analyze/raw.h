@@ -1,0 +1,76 @@
+/* Raw benchmark data (INTERFACES.md section 5) of one or more OUTDIRs: every observation,
+ * grouped by launch, collective, algorithm and message size. Pure (no MPI). */
+#ifndef MG_RAW_H
+#define MG_RAW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct mg_kv {
+    char *key, *val;
+} mg_kv;
+
+/* One launch (one mpirun): a directory of <MPI_Name>.dat files. */
+typedef struct mg_launch {
+    char *path; /* as given, e.g. out/raw/launch-0 */
+    int tuned;  /* 1 for the tuned validation (OUTDIR/tuned/) */
+    mg_kv *hdr; /* `#@key=value` lines, first occurrence of each key in the launch */
+    int nhdr;
+} mg_launch;
+
+/* The valid observations of one (launch, collective, algorithm, msize). */
+typedef struct mg_series {
+    int coll, alg, launch; /* indexes into mg_dataset.names and .launches */
+    long long msize;
+    double *v;
+    size_t n, cap;
+    size_t nflagged; /* rows with flag 1 (start missed) or 2 (window overrun), left out */
+} mg_series;
+
+typedef struct mg_dataset {
+    char **names; /* interned collective and algorithm names */
+    int nnames, capnames;
+    mg_launch *launches;
+    int nlaunches, caplaunches;
+    mg_series *series;
+    size_t nseries, capseries;
+    size_t *index; /* open-addressing hash of series; SIZE_MAX marks a free slot */
+    size_t nindex;
+    char **notes; /* what reading met: incomplete last lines, malformed rows, empty files */
+    int nnotes, capnotes;
+    long long rows, bad_rows, flagged_rows;
+    int cache_name[2]; /* last interned test and algorithm, for runs of equal rows */
+} mg_dataset;
+
+void mg_dataset_init(mg_dataset *ds);
+void mg_dataset_free(mg_dataset *ds);
+
+/* Adds what a command-line argument names: an OUTDIR (its raw/launch-K/ directories, or
+ * *.dat files directly in raw/, and the tuned/ validation likewise), a launch directory of
+ * *.dat files, or one .dat file. Returns the number of launches added, or -1 with a message
+ * in err (nothing readable there). */
+int mg_dataset_add_path(mg_dataset *ds, const char *path, char *err, size_t errlen);
+
+/* Registers a launch; returns its index. */
+int mg_dataset_add_launch(mg_dataset *ds, const char *path, int tuned);
+/* Parses raw rows of one file's text into launch `launch`; text is modified (tokenised) and
+ * need not be NUL-terminated beyond len. fname names the file in notes. Returns 0, or -1 when
+ * memory ran out. A last line without a newline is incomplete (an interrupted run) and is
+ * dropped with a note; malformed rows are skipped with a note naming FILE:LINE. */
+int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const char *fname);
+int mg_dataset_read_file(mg_dataset *ds, int launch, const char *path);
+
+int mg_dataset_intern(mg_dataset *ds, const char *name, size_t len); /* -1: out of memory */
+int mg_dataset_find_name(const mg_dataset *ds, const char *name);    /* -1: unknown */
+/* Header value of a launch, or of the first launch having the key when launch < 0. */
+const char *mg_dataset_header(const mg_dataset *ds, int launch, const char *key);
+void mg_dataset_note(mg_dataset *ds, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The series of (coll, alg, launch, msize), NULL when there is none. */
+const mg_series *mg_dataset_find_series(const mg_dataset *ds, int coll, int alg, int launch,
+                                        long long msize);
+
+/* Sorts every series ascending (the analysis needs sorted samples). */
+void mg_dataset_sort(mg_dataset *ds);
+
+#endif

@@ -1,0 +1,199 @@
+/* summary.txt: what was analysed, violation counts (brave and cautious), the worst slowdown
+ * per collective, a ranking of the most severe violations, the quality score, profiles,
+ * the tuned validation and what data is missing. The terminal gets the same, shorter. */
+#include "format.h"
+#include "model.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RANKING_MAX 20
+
+typedef struct {
+    const mg_coll *c;
+    const mg_point *pt;
+    const mg_cell *m;
+} viol;
+
+static int cmp_viol(const void *pa, const void *pb) {
+    const viol *a = pa, *b = pb;
+    if (a->m->slowdown != b->m->slowdown) return a->m->slowdown > b->m->slowdown ? -1 : 1;
+    if (a->pt->msize != b->pt->msize) return a->pt->msize < b->pt->msize ? -1 : 1;
+    return 0;
+}
+
+void mg_print_tuned(const mg_analysis *a, FILE *f);
+
+static void print_summary(const mg_analysis *a, FILE *f, int brief) {
+    char b1[64], b2[64];
+    fprintf(f, "mpiguide analysis\n");
+    long long nobs = 0;
+    for (int ci = 0; ci < a->ncolls; ci++)
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++)
+            for (int k = 0; k < a->colls[ci].points[pi].ncells; k++)
+                nobs += (long long)a->colls[ci].points[pi].cells[k].nobs;
+    fprintf(f, "  data:        %d launch%s, %lld observations", a->nlaunches,
+            a->nlaunches == 1 ? "" : "es", nobs);
+    if (a->ntuned)
+        fprintf(f, "; tuned validation: %d launch%s", a->ntuned, a->ntuned == 1 ? "" : "es");
+    fputc('\n', f);
+    if (!brief)
+        for (int l = 0; l < a->nlaunches; l++)
+            fprintf(f, "               %s\n", a->ds->launches[a->launches[l]].path);
+    if (a->library[0]) fprintf(f, "  library:     %s\n", a->library);
+    fprintf(f, "  job:         %s node(s), %s ranks per node, %s processes\n",
+            a->nodes[0] ? a->nodes : "?", a->ppn[0] ? a->ppn : "?", a->nprocs[0] ? a->nprocs : "?");
+    fprintf(f,
+            "  test:        %s, one-sided (mock-up faster than default), in every launch (p = "
+            "largest launch p-value)\n",
+            mg_test_name(a->opts.test));
+    fprintf(f,
+            "  correction:  %s over %d pattern tests at alpha %g; monotony: %d tests, "
+            "corrected separately\n",
+            mg_correction_name(a->opts.correction), a->npattern_tests, a->opts.alpha,
+            a->nmono_tests);
+    if (!isnan(a->barrier))
+        fprintf(f,
+                "  barrier:     median MPI_Barrier %s (barrier warning: |difference| below it)\n",
+                mg_fmt_time(b1, sizeof b1, a->barrier));
+    fprintf(f, "\nPattern violations over (collective, size) combinations:\n");
+    fprintf(f, "  brave     %d of %d\n", a->nviol_brave, a->nchecked);
+    fprintf(f, "  cautious  %d of %d (violations with a barrier warning left out)\n",
+            a->nviol_cautious, a->nchecked);
+    fprintf(f, "  over (collective, size, mock-up): brave %d, cautious %d of %d tests\n",
+            a->ncell_viol_brave, a->ncell_viol_cautious, a->npattern_tests);
+    fprintf(f, "Monotony violations: %d of %d adjacent size pairs\n", a->nmono_viol,
+            a->nmono_tests);
+    fprintf(f, "Split-robustness violations: %d\n", a->nsplit_viol);
+    fprintf(f,
+            "\nQuality score: %s  (geometric mean over %d checked (collective, size) of fastest "
+            "violating mock-up median / default median, 1 where none; 1 = self-consistent)\n",
+            mg_fmt_num(b1, sizeof b1, a->quality, 4), a->nchecked);
+
+    static const char *cols[] = {"collective|collective|l", "checked|checked|r",
+                                 "brave|brave|r",           "cautious|cautious|r",
+                                 "quality|quality|r",       "worst slowdown|worst|l"};
+    mg_table *t = mg_table_new(6, cols);
+    for (int ci = 0; ci < a->ncolls; ci++) {
+        const mg_coll *c = &a->colls[ci];
+        mg_table_row(t);
+        mg_table_cell(t, mg_name(a, c->name), NULL);
+        mg_table_cellf(t, NULL, "%d", c->nchecked);
+        mg_table_cellf(t, NULL, "%d", c->nviol_brave);
+        mg_table_cellf(t, NULL, "%d", c->nviol_cautious);
+        mg_table_cell(t, mg_fmt_num(b1, sizeof b1, c->quality, 4), NULL);
+        if (c->worst >= 0) {
+            const mg_point *pt = &c->points[c->worst];
+            const mg_cell *m = &pt->cells[pt->best];
+            mg_table_cellf(t, NULL, "%.3gx at %s by %s%s", m->slowdown,
+                           mg_fmt_size(b2, sizeof b2, pt->msize), mg_name(a, m->alg),
+                           m->barrier_warning ? " *" : "");
+        } else {
+            mg_table_cell(t, c->nchecked ? "none" : "not checked", NULL);
+        }
+    }
+    fprintf(f, "\nPer collective (worst slowdown = default median / fastest violating mock-up):\n");
+    mg_table_print(t, f);
+    mg_table_free(t);
+
+    /* ranking of the most severe violations */
+    int nv = 0;
+    for (int ci = 0; ci < a->ncolls; ci++)
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++)
+            for (int k = 0; k < a->colls[ci].points[pi].ncells; k++)
+                nv += a->colls[ci].points[pi].cells[k].violation;
+    viol *v = malloc((size_t)(nv ? nv : 1) * sizeof *v);
+    if (v && nv) {
+        int n = 0;
+        for (int ci = 0; ci < a->ncolls; ci++)
+            for (int pi = 0; pi < a->colls[ci].npoints; pi++)
+                for (int k = 0; k < a->colls[ci].points[pi].ncells; k++)
+                    if (a->colls[ci].points[pi].cells[k].violation)
+                        v[n++] = (viol){&a->colls[ci], &a->colls[ci].points[pi],
+                                        &a->colls[ci].points[pi].cells[k]};
+        qsort(v, (size_t)n, sizeof *v, cmp_viol);
+        static const char *rc[] = {"#|rank|r",
+                                   "collective|collective|l",
+                                   "m_size|msize|r",
+                                   "mock-up|algorithm|l",
+                                   "slowdown|slowdown|r",
+                                   "default|default_median|r",
+                                   "mock-up med|median|r",
+                                   "p_adj|p_adj|r",
+                                   "barrier|barrier|l"};
+        t = mg_table_new(9, rc);
+        int lim = brief ? 5 : RANKING_MAX;
+        for (int i = 0; i < n && i < lim; i++) {
+            mg_table_row(t);
+            mg_table_cellf(t, NULL, "%d", i + 1);
+            mg_table_cell(t, mg_name(a, v[i].c->name), NULL);
+            mg_table_cell(t, mg_fmt_size(b1, sizeof b1, v[i].pt->msize), NULL);
+            mg_table_cell(t, mg_name(a, v[i].m->alg), NULL);
+            mg_table_cellf(t, NULL, "%.3gx", v[i].m->slowdown);
+            mg_table_cell(t, mg_fmt_time(b1, sizeof b1, v[i].pt->cells[v[i].pt->def].median), NULL);
+            mg_table_cell(t, mg_fmt_time(b1, sizeof b1, v[i].m->median), NULL);
+            mg_table_cell(t, mg_fmt_p(b1, sizeof b1, v[i].m->p_adj), NULL);
+            mg_table_cell(t, v[i].m->barrier_warning ? "*" : "", NULL);
+        }
+        fprintf(f, "\nMost severe violations (of %d; * = barrier warning):\n", n);
+        mg_table_print(t, f);
+        mg_table_free(t);
+    }
+    free(v);
+
+    /* profile entries */
+    int np = 0;
+    for (int ci = 0; ci < a->ncolls; ci++)
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++)
+            np += a->colls[ci].points[pi].profile >= 0;
+    fprintf(f, "\nProfile entries (violation and at least %g%% faster): %d\n",
+            a->opts.min_gain * 100, np);
+    if (!brief)
+        for (int ci = 0; ci < a->ncolls; ci++)
+            for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
+                const mg_point *pt = &a->colls[ci].points[pi];
+                if (pt->profile < 0) continue;
+                fprintf(f, "  %s %s -> %s (%.3gx)\n", mg_name(a, a->colls[ci].name),
+                        mg_fmt_size(b1, sizeof b1, pt->msize),
+                        mg_name(a, pt->cells[pt->profile].alg), pt->cells[pt->profile].slowdown);
+            }
+
+    if (a->ntuned) {
+        fprintf(f, "\nTuned validation (medians; speedup = default / tuned):\n");
+        mg_print_tuned(a, f);
+    }
+    if (a->nmissing) {
+        int lim = brief ? 10 : a->nmissing;
+        fprintf(f, "\nIncomplete data (%d item%s; analysed what is there):\n", a->nmissing,
+                a->nmissing == 1 ? "" : "s");
+        for (int i = 0; i < a->nmissing && i < lim; i++) fprintf(f, "  - %s\n", a->missing[i]);
+        if (a->nmissing > lim) fprintf(f, "  ... %d more in summary.txt\n", a->nmissing - lim);
+    }
+    if (a->ds->nnotes) {
+        int lim = brief ? 5 : a->ds->nnotes;
+        fprintf(f, "\nWhile reading the raw files:\n");
+        for (int i = 0; i < a->ds->nnotes && i < lim; i++) fprintf(f, "  - %s\n", a->ds->notes[i]);
+        if (a->ds->nnotes > lim) fprintf(f, "  ... %d more in summary.txt\n", a->ds->nnotes - lim);
+    }
+}
+
+int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also) {
+    int rc = 0;
+    if (outdir) {
+        char path[4096];
+        mg_path(path, sizeof path, "%s/summary.txt", outdir);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            fprintf(stderr, "mpiguide: error: %s: cannot write: %s\n", path, strerror(errno));
+            return -1;
+        }
+        print_summary(a, f, 0);
+        if (fclose(f)) {
+            fprintf(stderr, "mpiguide: error: %s: write failed\n", path);
+            rc = -1;
+        }
+    }
+    if (also) print_summary(a, also, 1);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/* `mpiguide compare OUTDIR_A OUTDIR_B` (no MPI): two libraries or machines side by side per
+ * (collective, size), with their quality scores. */
+#include "analyze/analyze.h"
+#include "cli.h"
+#include "cli_check.h"
+#include <stdio.h>
+#include <string.h>
+
+#define COMPARE_USAGE                                                                              \
+    "usage: mpiguide compare [options] OUTDIR_A OUTDIR_B\n"                                        \
+    "Analyses both directories' raw data (as mpiguide analyze, writing nothing) and prints\n"      \
+    "per (collective, size) each side's default median and fastest violating mock-up, the\n"       \
+    "ratio of the defaults, and both quality scores.\n"                                            \
+    "  -t N, --alpha A, --min-gain G, --correction C   as for analyze\n"                           \
+    "  -s               CSV instead of aligned tables\n"                                           \
+    "  --exit-code      exit 3 when either side has pattern violations\n"
+
+int mg_cmd_compare(int argc, char **argv) {
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    const char *dirs[2];
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(COMPARE_USAGE, stdout);
+            return 0;
+        }
+        int used = mg_analyze_parse_flag(argc, argv, i, &o);
+        if (used < 0) return 2;
+        if (used > 0) {
+            i += used - 1;
+            continue;
+        }
+        if ((a[0] == '-' && a[1]) || n == 2) {
+            fprintf(stderr, "mpiguide: error: %s: %s (see --help)\n", a,
+                    n == 2 ? "compare takes two directories" : "unknown option of compare");
+            return 2;
+        }
+        dirs[n++] = a;
+    }
+    if (n != 2) {
+        fprintf(stderr, "mpiguide: error: compare: expected OUTDIR_A OUTDIR_B (see --help)\n");
+        return 2;
+    }
+    return mg_compare_dirs(&o, dirs[0], dirs[1]);
+}

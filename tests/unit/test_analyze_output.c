@@ -1,0 +1,299 @@
+/* What `mpiguide analyze` writes, on synthetic data: the raw reader's tolerance (flags,
+ * headers, truncated last line, malformed rows), units, profile ranges and the v-collective
+ * single range, the minimum gain, report.html being well-formed and self-contained, tables
+ * and CSV, summary.txt, incomplete data listed, and the exit codes. */
+#include "analyze/format.h"
+#include "analyze/model.h"
+#include "check.h"
+#include "synth.h"
+
+static void units(void) {
+    static const struct {
+        long long b;
+        const char *want;
+    } sz[] = {{0, "0 B"},           {8, "8 B"},           {1000, "1000 B"},
+              {1024, "1 KiB"},      {65536, "64 KiB"},    {1 << 20, "1 MiB"},
+              {100000, "97.7 KiB"}, {3LL << 30, "3 GiB"}, {12345678, "11.8 MiB"}};
+    char b[32];
+    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
+        CHECK(!strcmp(mg_fmt_size(b, sizeof b, sz[i].b), sz[i].want), "size %lld: %s, want %s",
+              sz[i].b, b, sz[i].want);
+    static const struct {
+        double s;
+        const char *want;
+    } tm[] = {{12.3456e-6, "12.35 us"}, {1.5e-3, "1.500 ms"}, {2.5, "2.500 s"}, {NAN, "-"}};
+    for (size_t i = 0; i < sizeof tm / sizeof tm[0]; i++)
+        CHECK(!strcmp(mg_fmt_time(b, sizeof b, tm[i].s), tm[i].want), "time %g: %s, want %s",
+              tm[i].s, b, tm[i].want);
+}
+
+static void reader(void) {
+    mg_dataset ds;
+    mg_dataset_init(&ds);
+    int l = mg_dataset_add_launch(&ds, "mem", 0);
+    char text[] = "#@nprocs=4\n"
+                  "#@mpi_library=Open MPI v4.1.4\n"
+                  "test alg nrep msize runtime_sec\n"
+                  "MPI_Bcast default 0 8 1.5e-6\n"
+                  "MPI_Bcast default 1 8 1.7e-6 0\n"
+                  "MPI_Bcast default 2 8 9.9e-6 1\r\n"
+                  "MPI_Bcast default 3 8 9.9e-6 2\n"
+                  "MPI_Bcast default 4 8 nan\n"
+                  "MPI_Bcast default x 8 1e-6\n"
+                  "\n"
+                  "  MPI_Bcast\tbcast_as_allgatherv 0 8 2.0e-6  \n"
+                  "MPI_Bcast default 5 8 1.6e-6\n"
+                  "MPI_Bcast default 6 8 1.6";
+    CHECK(mg_dataset_parse(&ds, l, text, strlen(text), "mem.dat") == 0, "parse failed");
+    CHECK(ds.rows == 6, "parsed rows (valid and flagged) %lld", ds.rows);
+    CHECK(ds.bad_rows == 2, "malformed rows %lld", ds.bad_rows);
+    CHECK(ds.flagged_rows == 2, "flagged rows %lld", ds.flagged_rows);
+    int bc = mg_dataset_find_name(&ds, "MPI_Bcast"), def = mg_dataset_find_name(&ds, "default");
+    const mg_series *s = mg_dataset_find_series(&ds, bc, def, l, 8);
+    CHECK(s && s->n == 3 && s->nflagged == 2, "default series: n %zu flagged %zu", s ? s->n : 0,
+          s ? s->nflagged : 0);
+    CHECK(!strcmp(mg_dataset_header(&ds, -1, "nprocs"), "4"), "header nprocs");
+    CHECK(!strcmp(mg_dataset_header(&ds, l, "mpi_library"), "Open MPI v4.1.4"), "header library");
+    int notes_trunc = 0, notes_bad = 0;
+    for (int i = 0; i < ds.nnotes; i++) {
+        notes_trunc += strstr(ds.notes[i], "mem.dat:13: last line incomplete") != NULL;
+        notes_bad += strstr(ds.notes[i], "mem.dat:8: malformed row") != NULL;
+    }
+    CHECK(notes_trunc == 1 && notes_bad == 1, "notes name file and line (%d, %d)", notes_trunc,
+          notes_bad);
+    mg_dataset_free(&ds);
+
+    char err[256];
+    mg_dataset_init(&ds);
+    CHECK(mg_dataset_add_path(&ds, "/nonexistent/mpiguide", err, sizeof err) < 0 &&
+              strstr(err, "/nonexistent/mpiguide"),
+          "missing directory: %s", err);
+    char *dir = synth_tmpdir();
+    CHECK(mg_dataset_add_path(&ds, dir, err, sizeof err) < 0 && strstr(err, "no raw data"),
+          "empty directory: %s", err);
+    synth_rmrf(dir);
+    mg_dataset_free(&ds);
+}
+
+static int run_analyze(const char *dir, int exit_code, int test) {
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    o.out = NULL;
+    o.exit_code = exit_code;
+    o.csv = 1;
+    o.merge = 1;
+    o.test = test;
+    char *dirs[1] = {(char *)dir};
+    return mg_analyze_dirs(&o, dirs, 1);
+}
+
+static char *read_out(const char *dir, const char *rel) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    return synth_slurp(path);
+}
+
+/* Sizes 8..128: A wins at 8 and 16, B at 32, nothing at 64, A at 128; at 256 A is only 5 %
+ * faster (a violation, below the 10 % minimum gain). */
+static void profiles(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(51);
+    long long m[] = {8, 16, 32, 64, 128, 256};
+    double a[] = {0.7, 0.7, 0.95, 1.2, 0.6, 0.95};
+    double b[] = {0.9, 1.1, 0.6, 1.2, 1.3, 1.2};
+    for (int i = 0; i < 6; i++) {
+        synth_series(dir, 2, "MPI_Allgather", "default", m[i], 10e-6, 0.01, 200);
+        synth_series(dir, 2, "MPI_Allgather", "allgather_as_alltoall", m[i], 10e-6 * a[i], 0.01,
+                     200);
+        synth_series(dir, 2, "MPI_Allgather", "allgather_as_allreduce", m[i], 10e-6 * b[i], 0.01,
+                     200);
+    }
+    /* a stale profile of an earlier analysis must disappear */
+    char stale[600];
+    snprintf(stale, sizeof stale, "%s/profiles", dir);
+    synth_mkdirs(stale);
+    snprintf(stale, sizeof stale, "%s/profiles/MPI_Bcast_p4.prf", dir);
+    FILE *f = fopen(stale, "w");
+    fputs("MPI_Bcast\n4\n0\n0\n", f);
+    fclose(f);
+    CHECK(run_analyze(dir, 0, MG_TEST_RANKSUM) == 0, "analyze failed");
+    char *p = read_out(dir, "profiles/MPI_Allgather_p4.prf");
+    CHECK(p != NULL, "profile written");
+    if (p) {
+        const char *body = strstr(p, "\nMPI_Allgather\n");
+        const char *want = "\nMPI_Allgather\n4\n2\n1 allgather_as_alltoall\n2 "
+                           "allgather_as_allreduce\n3\n8 16 1\n32 32 2\n128 128 1\n";
+        CHECK(body && !strcmp(body, want), "profile body:\n%s", p);
+        CHECK(strstr(p, "#@mpi_library=Synthetic MPI 1.0\n") && strstr(p, "#@nodes=1\n") &&
+                  strstr(p, "#@ppn=4\n") && strstr(p, "#@datatype=MPI_INT\n") &&
+                  strstr(p, "#@operation=MPI_SUM\n") && strstr(p, "#@date=2024-06-01\n"),
+              "provenance lines:\n%s", p);
+        free(p);
+    }
+    CHECK(access(stale, F_OK) != 0, "stale profile removed");
+    char *g = read_out(dir, "tables/grouped/MPI_Allgather.txt");
+    CHECK(g && synth_count(g, "allgather_as_alltoall") == 4, "grouped table rows:\n%s", g);
+    free(g);
+    synth_rmrf(dir);
+
+    /* v-collective: one range for every size, only if the mock-up wins everywhere */
+    dir = synth_tmpdir();
+    for (int i = 0; i < 3; i++) {
+        synth_series(dir, 1, "MPI_Gatherv", "default", m[i], 10e-6, 0.01, 100);
+        synth_series(dir, 1, "MPI_Gatherv", "gatherv_tuw", m[i], 6e-6, 0.01, 100);
+        synth_series(dir, 1, "MPI_Scatterv", "default", m[i], 10e-6, 0.01, 100);
+        synth_series(dir, 1, "MPI_Scatterv", "scatterv_tuw", m[i], i == 1 ? 12e-6 : 6e-6, 0.01,
+                     100);
+    }
+    CHECK(run_analyze(dir, 0, MG_TEST_RANKSUM) == 0, "analyze failed");
+    p = read_out(dir, "profiles/MPI_Gatherv_p4.prf");
+    CHECK(p && strstr(p, "\nMPI_Gatherv\n4\n1\n1 gatherv_tuw\n1\n0 9223372036854775807 1\n"),
+          "Gatherv single range:\n%s", p ? p : "(none)");
+    free(p);
+    p = read_out(dir, "profiles/MPI_Scatterv_p4.prf");
+    CHECK(!p, "Scatterv: the mock-up loses at one size, so no profile");
+    free(p);
+    synth_rmrf(dir);
+}
+
+static void report_and_exit_codes(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(61);
+    synth_series(dir, 2, "MPI_Barrier", "default", 0, 3e-6, 0.05, 100);
+    for (int s = 0; s < 4; s++) {
+        long long m = 1LL << (4 * s);
+        synth_series(dir, 2, "MPI_Reduce", "default", m, 50e-6 * (s + 1), 0.05, 150);
+        synth_series(dir, 2, "MPI_Reduce", "reduce_as_allreduce", m, 35e-6 * (s + 1), 0.05, 150);
+        synth_series(dir, 2, "MPI_Reduce", "reduce_as_<odd>&name", m, 90e-6 * (s + 1), 0.05, 150);
+        synth_series(dir, 2, "MPI_Bcast", "default", m, 20e-6 * (s + 1), 0.05, 150);
+        synth_series(dir, 2, "MPI_Bcast", "bcast_as_allgatherv", m, 40e-6 * (s + 1), 0.05, 150);
+    }
+    CHECK(run_analyze(dir, 1, MG_TEST_RANKSUM) == 3, "--exit-code with violations: exit 3");
+    CHECK(run_analyze(dir, 0, MG_TEST_RANKSUM) == 0, "without --exit-code: exit 0");
+    char *h = read_out(dir, "report.html");
+    CHECK(h != NULL, "report.html written");
+    if (h) {
+        CHECK(!strncmp(h, "<!DOCTYPE html>", 15) && strstr(h, "</html>\n"), "document frame");
+        CHECK(!strstr(h, "<script") && !strstr(h, "src=") && !strstr(h, "@import") &&
+                  !strstr(h, "url(") && !strstr(h, "<link") && !strstr(h, "href=\"http"),
+              "self-contained: nothing fetched");
+        /* the only URL is the SVG namespace name, which is never fetched */
+        CHECK(synth_count(h, "http") == synth_count(h, "xmlns=\"http://www.w3.org/2000/svg\""),
+              "no other URL");
+        CHECK(synth_count(h, "<svg") == 2 && synth_count(h, "</svg>") == 2, "one chart per "
+                                                                            "collective");
+        CHECK(synth_count(h, "<table") == synth_count(h, "</table>"), "tables closed");
+        CHECK(synth_count(h, "<section") == synth_count(h, "</section>"), "sections closed");
+        CHECK(synth_count(h, "stroke=\"#C00000\" stroke-width=\"2\"/>") >= 4, "violations circled");
+        CHECK(strstr(h, "reduce_as_&lt;odd&gt;&amp;name") && !strstr(h, "<odd>"), "escaped");
+        /* every element opened is closed: count < and > outside text */
+        CHECK(synth_count(h, "<") == synth_count(h, ">"), "angle brackets balance");
+        free(h);
+    }
+    char *s = read_out(dir, "summary.txt");
+    CHECK(s && strstr(s, "brave     4 of 8") && strstr(s, "Quality score:"), "summary counts:\n%s",
+          s ? s : "");
+    CHECK(s && strstr(s, "Most severe violations"), "ranking present");
+    free(s);
+    char *csv = read_out(dir, "tables/grouped/MPI_Reduce.csv");
+    CHECK(csv && !strncmp(csv, "collective,msize,nodes,ppn,nobs,default_median_s", 48),
+          "grouped CSV header: %.60s", csv ? csv : "");
+    CHECK(csv && strstr(csv, "\nMPI_Reduce,4096,1,4,300,"), "CSV has exact numbers");
+    free(csv);
+    char *merged = read_out(dir, "tables/merged.csv");
+    CHECK(merged && synth_count(merged, "\nMPI_Bcast,") == 4 &&
+              synth_count(merged, "\nMPI_Reduce,") == 4,
+          "merged.csv holds both collectives");
+    free(merged);
+    for (int c = 0; c < MG_COMP_COUNT; c++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "tables/%s/MPI_Bcast.txt", mg_comparer_dir(c));
+        char *t = read_out(dir, rel);
+        CHECK(t && t[0] == '#', "%s written", rel);
+        free(t);
+    }
+    synth_rmrf(dir);
+}
+
+/* Interrupted and partial runs: analysed as far as they go, with the gaps listed. */
+static void incomplete(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(71);
+    synth_series(dir, 2, "MPI_Scatter", "default", 64, 10e-6, 0.05, 100);
+    synth_series(dir, 2, "MPI_Scatter", "scatter_as_bcast", 64, 7e-6, 0.05, 100);
+    synth_series(dir, 2, "MPI_Scatter", "scatter_as_scatterv", 64, 12e-6, 0.05, 100);
+    synth_series(dir, 2, "MPI_Scatter", "default", 4096, 30e-6, 0.05, 100);
+    synth_series(dir, 1, "MPI_Scatter", "scatter_as_bcast", 4096, 20e-6, 0.05, 100);
+    synth_series(dir, 1, "MPI_Allreduce", "default", 8, 5e-6, 0.05, 100);
+    synth_series(dir, 1, "MPI_Allreduce", "allreduce_as_reduce_bcast", 16, 5e-6, 0.05, 100);
+    /* an interrupted write: half a row at the end */
+    char path[600];
+    snprintf(path, sizeof path, "%s/raw/launch-1/MPI_Scatter.dat", dir);
+    FILE *f = fopen(path, "a");
+    fputs("MPI_Scatter scatter_as_bcast 100 4096 2.1", f);
+    fclose(f);
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    o.out = NULL;
+    char *dirs[1] = {dir};
+    CHECK(mg_analyze_dirs(&o, dirs, 1) == 0, "incomplete data is analysed");
+    char *s = read_out(dir, "summary.txt");
+    CHECK(s != NULL, "summary written");
+    if (s) {
+        CHECK(strstr(s, "raw/launch-1: no MPI_Allreduce data in this launch") != NULL,
+              "missing collective in a launch:\n%s", s);
+        CHECK(strstr(s, "MPI_Scatter 4 KiB: scatter_as_scatterv not measured") != NULL,
+              "missing algorithm at a size");
+        CHECK(strstr(s, "MPI_Allreduce 16 B: no default measurement") != NULL,
+              "size without default");
+        CHECK(strstr(s, "MPI_Allreduce 8 B: allreduce_as_reduce_bcast not measured") != NULL,
+              "missing mock-up at a size");
+        CHECK(strstr(s, "launch-1/MPI_Scatter.dat:408: last line incomplete") != NULL,
+              "truncated line");
+        CHECK(strstr(s, "no MPI_Barrier data") != NULL, "no barrier");
+        CHECK(strstr(s, "brave     2 of 2") != NULL, "both Scatter sizes still checked:\n%s", s);
+        free(s);
+    }
+    synth_rmrf(dir);
+
+    /* nothing to analyse: exit 1 with a message */
+    dir = synth_tmpdir();
+    dirs[0] = dir;
+    CHECK(mg_analyze_dirs(&o, dirs, 1) == 1, "no raw data: exit 1");
+    synth_rmrf(dir);
+}
+
+/* Several OUTDIRs are merged: their launches together. */
+static void merge_dirs(void) {
+    char *a = synth_tmpdir(), *b = synth_tmpdir(), *out = synth_tmpdir();
+    synth_seed(81);
+    synth_series(a, 1, "MPI_Alltoall", "default", 256, 10e-6, 0.03, 100);
+    synth_series(a, 1, "MPI_Alltoall", "alltoall_as_alltoallv", 256, 7e-6, 0.03, 100);
+    synth_series(b, 2, "MPI_Alltoall", "default", 256, 10e-6, 0.03, 100);
+    synth_series(b, 2, "MPI_Alltoall", "alltoall_as_alltoallv", 256, 7e-6, 0.03, 100);
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    o.out = NULL;
+    o.outdir = out;
+    char *dirs[2] = {a, b};
+    CHECK(mg_analyze_dirs(&o, dirs, 2) == 0, "two OUTDIRs merged");
+    char *s = read_out(out, "summary.txt");
+    CHECK(s && strstr(s, "3 launches, 600 observations"), "three launches:\n%s", s ? s : "");
+    free(s);
+    o.out = fopen("/dev/null", "w");
+    CHECK(mg_compare_dirs(&o, a, b) == 0, "compare runs");
+    if (o.out) fclose(o.out);
+    synth_rmrf(a);
+    synth_rmrf(b);
+    synth_rmrf(out);
+}
+
+int main(void) {
+    units();
+    reader();
+    profiles();
+    report_and_exit_codes();
+    incomplete();
+    merge_dirs();
+    return DONE();
+}
