@@ -13,9 +13,20 @@ typedef struct mg_config {
     uint64_t tuw_degrade_bytes;
 } mg_config;
 
+/* The configuration in effect (identical on every rank: rank 0 reads, everyone receives). */
+extern mg_config mg_cfg;
+
 void mg_config_defaults(mg_config *c);
-/* Parses config text; on the first bad line returns -1 and writes "FILE:LINE: problem" to
- * err (c keeps the values parsed before it). Returns 0 on success. */
+
+/* Called once per bad line with WHERE = "FILE:LINE" and WHAT the problem. */
+typedef void (*mg_config_diag)(void *ctx, const char *where, const char *what);
+
+/* Parses config text; every bad line is reported through diag (may be NULL) and skipped, the
+ * good lines apply. Returns the number of bad lines. */
+int mg_config_parse_all(const char *text, const char *fname, mg_config *c, mg_config_diag diag,
+                        void *ctx);
+/* The same, stopping at the first bad line: returns -1 with "FILE:LINE: problem" in err (c
+ * keeps the values parsed before it), 0 on success. */
 int mg_config_parse(const char *text, const char *fname, mg_config *c, char *err, size_t errlen);
 
 #endif

@@ -15,34 +15,48 @@ int mg_run_default(int coll, const mg_args *a) {
     }
 }
 
-static int fallback(int coll, const mg_args *a, int why, int *outcome) {
-    if (outcome) *outcome = why;
-    return mg_run_default(coll, a);
+int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *declined, int *err) {
+    *declined = 0;
+    *err = MPI_SUCCESS;
+    if (A->flags & MG_AF_DEFAULT) return MPIGUIDE_RAN_DEFAULT;
+    if (!mg_pool.ready) return MPIGUIDE_FALLBACK_OFF;
+    int rc = mg_shape_of(A->coll, a, s);
+    if (rc != MPI_SUCCESS) {
+        *err = rc;
+        return -1;
+    }
+    unsigned why = s->inter                  ? MPIGUIDE_DECLINE_INTERCOMM
+                   : mg_pool.thread_multiple ? MPIGUIDE_DECLINE_THREADS
+                                             : A->supports(a, s);
+    if (why) {
+        *declined = why;
+        return MPIGUIDE_FALLBACK_ARGS;
+    }
+    mg_need need = {0, 0};
+    A->need(a, s, &need);
+    if (need.msg > mg_pool.msg_bytes || need.ints > mg_pool.int_bytes)
+        return MPIGUIDE_FALLBACK_MEMORY;
+    return MPIGUIDE_RAN_MOCKUP;
+}
+
+int mg_dispatch_run(const mg_alg *A, const mg_args *a, const mg_shape *s) {
+    mg_scratch scratch = {mg_pool.msg, mg_pool.ints};
+    return A->run(a, s, &scratch);
 }
 
 int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined) {
     const mg_alg *A = mg_alg_get(alg);
+    unsigned why = 0;
+    int err;
+    mg_shape s;
     if (declined) *declined = 0;
     if (!A) return MPI_ERR_ARG;
-    if (A->flags & MG_AF_DEFAULT) return fallback(A->coll, a, MPIGUIDE_RAN_DEFAULT, outcome);
-    if (!mg_pool.ready) return fallback(A->coll, a, MPIGUIDE_FALLBACK_OFF, outcome);
-    mg_shape s;
-    int rc = mg_shape_of(A->coll, a, &s);
-    if (rc != MPI_SUCCESS) return rc;
-    unsigned why = s.inter                   ? MPIGUIDE_DECLINE_INTERCOMM
-                   : mg_pool.thread_multiple ? MPIGUIDE_DECLINE_THREADS
-                                             : A->supports(a, &s);
-    if (why) {
-        if (declined) *declined = why;
-        return fallback(A->coll, a, MPIGUIDE_FALLBACK_ARGS, outcome);
-    }
-    mg_need need = {0, 0};
-    A->need(a, &s, &need);
-    if (need.msg > mg_pool.msg_bytes || need.ints > mg_pool.int_bytes)
-        return fallback(A->coll, a, MPIGUIDE_FALLBACK_MEMORY, outcome);
-    mg_scratch scratch = {mg_pool.msg, mg_pool.ints};
-    if (outcome) *outcome = MPIGUIDE_RAN_MOCKUP;
-    return A->run(a, &s, &scratch);
+    int o = mg_dispatch_plan(A, a, &s, &why, &err);
+    if (o < 0) return err;
+    if (declined) *declined = why;
+    if (outcome) *outcome = o;
+    if (o == MPIGUIDE_RAN_MOCKUP) return mg_dispatch_run(A, a, &s);
+    return mg_run_default(A->coll, a);
 }
 
 MG_EXPORT int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, unsigned *declined) {

@@ -1,16 +1,21 @@
-/* Library initialisation for the in-process API: configuration read on rank 0 and broadcast,
- * the MPI check, the pack-format self-test and the scratch pools. The interception layer
- * calls the same entry from its MPI_Init wrappers. */
+/* Library start-up, collective over MPI_COMM_WORLD: the MPI check, rank 0's reading of
+ * environment, config and profiles, one broadcast of the parsed result (so every rank decides
+ * identically, DESIGN invariant 1), the provenance check, the pack-format self-test and the
+ * scratch pools. The MPI_Init wrappers call mg_startup; mpiguide_init() is the same for
+ * programs that use the in-process API. */
 #include "config.h"
 #include "diag.h"
 #include "library.h"
 #include "registry.h"
 #include "scratch.h"
+#include "settings.h"
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 mg_config mg_cfg;
+mg_runtime mg_rt;
 
 /* Reads a whole small file; NULL with errno set on failure. Caller frees. */
 char *mg_read_file(const char *path, size_t limit) {
@@ -23,26 +28,12 @@ char *mg_read_file(const char *path, size_t limit) {
     return buf;
 }
 
-/* Rank 0's view of the configuration (environment and file). */
-static void load_config(mg_config *c) {
-    mg_config_defaults(c);
-    const char *path = getenv("MPIGUIDE_CONFIG");
-    if (!path || !*path) return;
-    char *text = mg_read_file(path, 1 << 20);
-    if (!text) {
-        mg_error(path, "cannot read config file; using defaults");
-        return;
-    }
-    char err[600];
-    mg_config tmp = *c;
-    if (mg_config_parse(text, path, &tmp, err, sizeof err)) {
-        mg_error(err, "config ignored");
-        if (getenv("MPIGUIDE_STRICT") && !strcmp(getenv("MPIGUIDE_STRICT"), "1"))
-            PMPI_Abort(MPI_COMM_WORLD, 2);
-    } else {
-        *c = tmp;
-    }
-    free(text);
+static void print_diag(void *ctx, int error, const char *where, const char *what) {
+    (void)ctx;
+    if (error)
+        mg_error(where, "%s", what);
+    else
+        mg_warning(where, "%s", what);
 }
 
 /* Packed scratch assumes PMPI_Pack writes exactly the signature bytes (homogeneous data
@@ -63,23 +54,162 @@ static int pack_is_signature(void) {
     return rc == MPI_SUCCESS && pos == (int)(sizeof(int) + sizeof(double));
 }
 
-MG_EXPORT int mpiguide_init(void) {
-    int rank = 0, rc;
-    if (mg_pool.ready) return MPI_SUCCESS;
-    if (!mg_library_matches()) return MPI_ERR_OTHER;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) load_config(&mg_cfg);
-    rc = PMPI_Bcast(&mg_cfg, sizeof mg_cfg, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS) return rc;
+/* The pools, sized by the agreed configuration. Collective. */
+static int start_pools(void) {
     int ok = pack_is_signature(), all_ok = 0;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    int rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) return rc;
     if (!all_ok) {
-        if (rank == 0)
+        if (mg_rt.rank == 0)
             mg_error("libmpiguide", "MPI_Pack output is not the type signature; "
                                     "mock-ups disabled");
         return MPI_ERR_OTHER;
     }
     return mg_pool_create(mg_cfg.size_msg_buffer_bytes, mg_cfg.size_int_buffer_bytes);
+}
+
+/* MPIGUIDE_VERIFY keeps two buffers of the message-pool size (at most INT_MAX bytes, what
+ * MPI_Pack can address); a rank that cannot allocate them turns verification off everywhere. */
+static int start_verify(void) {
+    size_t want = mg_cfg.size_msg_buffer_bytes < INT_MAX ? mg_cfg.size_msg_buffer_bytes : INT_MAX;
+    void *a = want ? malloc(want) : NULL, *b = want ? malloc(want) : NULL;
+    unsigned long long have = a && b ? want : 0, agreed = 0;
+    int rc = PMPI_Allreduce(&have, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS || !agreed) {
+        free(a);
+        free(b);
+        if (rc == MPI_SUCCESS && mg_rt.rank == 0)
+            mg_warning("MPIGUIDE_VERIFY", "no memory for the verification buffers; not verifying");
+        mg_rt.s.verify = 0;
+        return rc;
+    }
+    mg_rt.verify_buf[0] = a;
+    mg_rt.verify_buf[1] = b;
+    mg_rt.verify_bytes = (size_t)agreed;
+    return MPI_SUCCESS;
+}
+
+/* 1 when the profile's #@mpi_library names the running library (either string holds the
+ * other, or it is the short name of this MPI). */
+static int same_library(const char *recorded) {
+    const char *running = mg_library_version();
+    return !recorded[0] || strstr(running, recorded) || strstr(recorded, running) ||
+           !strcmp(recorded, MG_BUILT_FOR);
+}
+
+/* Profiles measured elsewhere may select badly here: rank 0 warns once, naming the first
+ * profile that differs from this job. The node count needs a collective, done only when some
+ * profile records nodes or ppn (a value every rank received). */
+static int check_provenance(const mg_profile_set *ps) {
+    int nodes = 0, ppn = 0, rc = MPI_SUCCESS;
+    if (mg_rt.s.provenance) {
+        MPI_Comm local;
+        int lsize = 1, lrank = 0;
+        rc = PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+        if (rc != MPI_SUCCESS) return rc;
+        PMPI_Comm_size(local, &lsize);
+        PMPI_Comm_rank(local, &lrank);
+        PMPI_Comm_free(&local);
+        int leader = lrank == 0;
+        rc = PMPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Allreduce(&lsize, &ppn, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    if (mg_rt.rank != 0) return MPI_SUCCESS;
+    int differ = 0;
+    char first[900] = "";
+    const char *first_file = NULL;
+    for (int i = 0; i < ps->n; i++) {
+        const mg_profile *p = &ps->v[i];
+        char what[900] = "";
+        size_t n = 0;
+        if (!same_library(p->mpi_library))
+            n += (size_t)snprintf(what + n, sizeof what - n, " mpi_library=%s (running %s)",
+                                  p->mpi_library, mg_library_version());
+        if (p->nodes && p->nodes != nodes && n < sizeof what)
+            n += (size_t)snprintf(what + n, sizeof what - n, " nodes=%d (running %d)", p->nodes,
+                                  nodes);
+        if (p->ppn && p->ppn != ppn && n < sizeof what)
+            n += (size_t)snprintf(what + n, sizeof what - n, " ppn=%d (running %d)", p->ppn, ppn);
+        if (!n) continue;
+        if (!differ++) {
+            snprintf(first, sizeof first, "%s", what);
+            first_file = ps->file[i];
+        }
+    }
+    if (differ)
+        mg_warning(first_file, "profile measured on a different job:%s%s", first,
+                   differ > 1 ? " (and more profiles differ)" : "");
+    return MPI_SUCCESS;
+}
+
+int mg_startup(int argc, char **argv) {
+    if (mg_rt.started) return MPI_SUCCESS;
+    mg_rt.started = 1;
+    if (!mg_library_matches()) return MPI_ERR_OTHER;
+    int rc;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mg_rt.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &mg_rt.size);
+    mg_profile_set profiles = {0};
+    void *block = NULL;
+    if (mg_rt.rank == 0) {
+        mg_env env = mg_env_process(argc, argv);
+        mg_settings_read(&env, &mg_rt.s, mg_rt.report_path, sizeof mg_rt.report_path, &block,
+                         &profiles, print_diag, NULL);
+        if (mg_rt.s.errors && mg_rt.s.strict) {
+            mg_error("MPIGUIDE_STRICT", "%d configuration error(s); aborting", mg_rt.s.errors);
+            PMPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    rc = PMPI_Bcast(&mg_rt.s, sizeof mg_rt.s, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (rc == MPI_SUCCESS && mg_rt.s.seltab_bytes) {
+        if (mg_rt.rank != 0) block = malloc(mg_rt.s.seltab_bytes);
+        int have = block != NULL, all = 0;
+        rc = PMPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (rc == MPI_SUCCESS && all)
+            rc = PMPI_Bcast(block, (int)mg_rt.s.seltab_bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (rc == MPI_SUCCESS &&
+            (!all || mg_seltab_view(block, mg_rt.s.seltab_bytes, &mg_rt.sel))) {
+            if (mg_rt.rank == 0)
+                mg_error("MPIGUIDE_PROFILES", "selection table not usable; ignored");
+            free(block);
+            block = NULL;
+            memset(&mg_rt.sel, 0, sizeof mg_rt.sel);
+        }
+    }
+    mg_rt.seltab = block;
+    mg_cfg = mg_rt.s.cfg;
+    if (rc == MPI_SUCCESS && !mg_rt.s.off) rc = check_provenance(&profiles);
+    mg_profile_set_free(&profiles);
+    if (rc != MPI_SUCCESS) return rc;
+    mg_rt.usable = 1;
+    if (mg_rt.s.off) return MPI_SUCCESS;
+    rc = start_pools();
+    if (rc == MPI_SUCCESS && mg_rt.s.verify) rc = start_verify();
+    return rc;
+}
+
+void mg_shutdown(void) {
+    mg_pool_destroy();
+    free(mg_rt.seltab);
+    free(mg_rt.verify_buf[0]);
+    free(mg_rt.verify_buf[1]);
+    mg_rt.seltab = mg_rt.verify_buf[0] = mg_rt.verify_buf[1] = NULL;
+    memset(&mg_rt.sel, 0, sizeof mg_rt.sel);
+}
+
+/* The in-process API's entry: the same start-up (the MPI_Init wrappers normally ran it
+ * already); with MPIGUIDE_OFF=1 an explicit call still creates the pools, so mpiguide_run()
+ * works. Collective over MPI_COMM_WORLD; idempotent. */
+MG_EXPORT int mpiguide_init(void) {
+    if (mg_pool.ready) return MPI_SUCCESS;
+    if (!mg_rt.started) {
+        int rc = mg_startup(0, NULL);
+        if (rc != MPI_SUCCESS || mg_pool.ready) return rc;
+    }
+    if (!mg_rt.usable) return MPI_ERR_OTHER;
+    return start_pools();
 }
 
 MG_EXPORT void mpiguide_finalize(void) {

@@ -81,6 +81,11 @@ int64_t mg_msize(int coll, const mg_args *a);
 /* Runs `alg` or, when it declines or does not fit, the default (same decision everywhere). */
 int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined);
 int mg_run_default(int coll, const mg_args *a);
+/* The decision of mg_dispatch without running anything: MPIGUIDE_RAN_MOCKUP, RAN_DEFAULT or a
+ * FALLBACK_* outcome, or -1 with *err when the call's shape could not be computed. Fills *s for
+ * mg_dispatch_run. */
+int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *declined, int *err);
+int mg_dispatch_run(const mg_alg *A, const mg_args *a, const mg_shape *s);
 
 /* Argument fill used by the generated wrappers and typed entry points. */
 static inline mg_args mg_fill(const void *sendbuf, void *recvbuf, int sendcount, int recvcount,

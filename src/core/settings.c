@@ -1,0 +1,272 @@
+/* Rank 0's reading of the run-time configuration (INTERFACES.md section 2). Sources, highest
+ * precedence first: MPIGUIDE_* variables, PGMPI_PARAMS, argv (only with MPIGUIDE_ARGV=1).
+ * Forced entries merge per collective; paths take the first source that names one. Every
+ * problem is one diagnostic line, after which the bad input is simply left out. */
+#include "settings.h"
+#include "registry.h"
+#include "pure/names.h" /* its flag macros must equal registry.h's: redefinition = error */
+#include "pure/seltab.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define CONFIG_MAX_BYTES (1 << 20)
+
+static int say(mg_diag_fn diag, void *ctx, int error, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int say(mg_diag_fn diag, void *ctx, int error, const char *where, const char *fmt, ...) {
+    char what[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (diag) diag(ctx, error, where, what);
+    return error;
+}
+
+static char *trim(char *s) {
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+    return s;
+}
+
+/* One forced entry: coll=alg, coll=alg:NAME or coll:alg=NAME. */
+static int forced_entry(char *e, const char *where, int16_t *forced, mg_diag_fn diag, void *ctx) {
+    char *coll = e, *alg = NULL, *m = strstr(e, ":alg=");
+    if (m) {
+        *m = 0;
+        alg = m + 5;
+    } else if ((m = strchr(e, '='))) {
+        *m = 0;
+        alg = m + 1;
+        if (!strncmp(alg, "alg:", 4)) alg += 4;
+    } else {
+        return say(diag, ctx, 1, where, "`%s`: expected collective=algorithm; ignored", e);
+    }
+    coll = trim(coll);
+    alg = trim(alg);
+    int c = mg_names_coll(coll);
+    if (c < 0) return say(diag, ctx, 1, where, "unknown collective `%s`; ignored", coll);
+    if (!(mg_names_coll_flags(c) & MG_CF_INTERCEPT))
+        return say(diag, ctx, 1, where, "%s is not intercepted; ignored", mg_names_coll_name(c));
+    int id = mg_names_alg(c, alg);
+    if (id < 0)
+        return say(diag, ctx, 1, where, "unknown algorithm `%s` for %s; ignored", alg,
+                   mg_names_coll_name(c));
+    forced[c] = (int16_t)id;
+    return 0;
+}
+
+int mg_settings_parse_forced(const char *spec, const char *where, int16_t *forced, mg_diag_fn diag,
+                             void *ctx) {
+    char *copy = strdup(spec ? spec : "");
+    int bad = 0;
+    if (!copy) return say(diag, ctx, 1, where, "out of memory");
+    for (char *save = NULL, *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+        char *t = trim(e);
+        if (*t) bad += forced_entry(t, where, forced, diag, ctx);
+    }
+    free(copy);
+    return bad;
+}
+
+/* One source of original-style options: --module=, --ppath=, --config=. */
+typedef struct source {
+    int16_t forced[MPIGUIDE_COLL_COUNT];
+    char *ppath, *config;
+} source;
+
+static void source_init(source *s) {
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) s->forced[c] = -1;
+    s->ppath = s->config = NULL;
+}
+
+static void source_free(source *s) {
+    free(s->ppath);
+    free(s->config);
+}
+
+/* Applies one option; 1 when it is one of ours (errors are counted in *bad). */
+static int source_option(source *s, const char *opt, const char *where, int *bad, mg_diag_fn diag,
+                         void *ctx) {
+    if (!strncmp(opt, "--module=", 9)) {
+        *bad += mg_settings_parse_forced(opt + 9, where, s->forced, diag, ctx);
+    } else if (!strncmp(opt, "--ppath=", 8) || !strncmp(opt, "--config=", 9)) {
+        int pp = opt[2] == 'p';
+        const char *v = opt + (pp ? 8 : 9);
+        if (!*v) {
+            *bad += say(diag, ctx, 1, where, "%.8s: empty path; ignored", opt);
+            return 1;
+        }
+        char **dst = pp ? &s->ppath : &s->config;
+        free(*dst);
+        *dst = strdup(v);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_pgmpi(const char *text, source *s, mg_diag_fn diag, void *ctx) {
+    char *copy = strdup(text), *save = NULL;
+    int bad = 0;
+    if (!copy) return say(diag, ctx, 1, "PGMPI_PARAMS", "out of memory");
+    for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
+        if (!source_option(s, t, "PGMPI_PARAMS", &bad, diag, ctx))
+            bad += say(diag, ctx, 1, "PGMPI_PARAMS",
+                       "unknown option `%s` (expected --module=, --ppath=, --config=); ignored", t);
+    free(copy);
+    return bad;
+}
+
+/* argv of this process from /proc/self/cmdline when the application passed none. */
+static int cmdline(char ***argv) {
+    static char buf[65536];
+    static char *args[256];
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    int argc = 0;
+    for (size_t i = 0; i < n && argc < 255; i += strlen(buf + i) + 1) args[argc++] = buf + i;
+    args[argc] = NULL;
+    *argv = args;
+    return argc;
+}
+
+static int parse_argv(const mg_env *env, source *s, mg_diag_fn diag, void *ctx) {
+    char **argv = env->argv;
+    int argc = env->argc, bad = 0;
+    if (!argv) argc = cmdline(&argv);
+    for (int i = 1; i < argc && argv[i]; i++) source_option(s, argv[i], "argv", &bad, diag, ctx);
+    return bad;
+}
+
+/* 0/1 variables: unset, empty or 0 is off, 1 is on, anything else an error (off). */
+static int flag(const mg_env *env, const char *name, int *errors, mg_diag_fn diag, void *ctx) {
+    const char *v = env->get(env->ctx, name);
+    if (!v || !*v || !strcmp(v, "0")) return 0;
+    if (!strcmp(v, "1")) return 1;
+    *errors += say(diag, ctx, 1, name, "expected 0 or 1, not `%s`; taken as 0", v);
+    return 0;
+}
+
+static const char *nonempty(const char *v) {
+    return v && *v ? v : NULL;
+}
+
+/* The pure name tables must list exactly the registry's algorithms in its order. */
+static int names_match_registry(void) {
+    if (mg_names_nalgs() != mg_nalgs || mg_names_ncolls() != MPIGUIDE_COLL_COUNT) return 0;
+    for (int i = 0; i < mg_nalgs; i++)
+        if (mg_names_alg_coll(i) != mg_algs[i].coll ||
+            strcmp(mg_names_alg_name(i), mg_algs[i].name))
+            return 0;
+    return 1;
+}
+
+typedef struct cfg_ctx {
+    mg_diag_fn diag;
+    void *ctx;
+} cfg_ctx;
+
+static void config_diag(void *ctx, const char *where, const char *what) {
+    cfg_ctx *c = ctx;
+    say(c->diag, c->ctx, 1, where, "%s; line ignored", what);
+}
+
+static int read_config(const char *path, mg_config *cfg, mg_diag_fn diag, void *ctx) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return say(diag, ctx, 1, path, "cannot read config file: %s", strerror(errno));
+    char *text = malloc(CONFIG_MAX_BYTES + 1);
+    size_t n = text ? fread(text, 1, CONFIG_MAX_BYTES + 1, f) : 0;
+    int err = ferror(f);
+    fclose(f);
+    if (!text || err || n > CONFIG_MAX_BYTES) {
+        free(text);
+        return say(diag, ctx, 1, path, "cannot read config file: %s",
+                   err ? "read error" : "larger than 1 MiB");
+    }
+    text[n] = 0;
+    if (strlen(text) != n) {
+        free(text);
+        return say(diag, ctx, 1, path, "NUL byte: not a text file; config ignored");
+    }
+    cfg_ctx cc = {diag, ctx};
+    int bad = mg_config_parse_all(text, path, cfg, config_diag, &cc);
+    free(text);
+    return bad;
+}
+
+int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_t plen,
+                     void **seltab, mg_profile_set *profiles, mg_diag_fn diag, void *ctx) {
+    int errors = 0;
+    memset(s, 0, sizeof *s);
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) s->forced[c] = -1;
+    mg_config_defaults(&s->cfg);
+    *seltab = NULL;
+    report_path[0] = 0;
+    s->off = flag(env, "MPIGUIDE_OFF", &errors, diag, ctx);
+    if (s->off) return 0; /* nothing read, nothing reported */
+    s->strict = flag(env, "MPIGUIDE_STRICT", &errors, diag, ctx);
+    s->verify = flag(env, "MPIGUIDE_VERIFY", &errors, diag, ctx);
+    int use_argv = flag(env, "MPIGUIDE_ARGV", &errors, diag, ctx);
+    const char *rep = nonempty(env->get(env->ctx, "MPIGUIDE_REPORT"));
+    if (rep && strcmp(rep, "0")) {
+        s->report = strcmp(rep, "1") ? MG_REPORT_FILE : MG_REPORT_STDERR;
+        snprintf(report_path, plen, "%s", rep);
+    }
+    if (!names_match_registry()) {
+        errors += say(diag, ctx, 1, "libmpiguide",
+                      "internal name table differs from the registry; tuning disabled");
+        s->errors = errors;
+        return errors;
+    }
+    source src[3]; /* 0: MPIGUIDE_*, 1: PGMPI_PARAMS, 2: argv */
+    for (int i = 0; i < 3; i++) source_init(&src[i]);
+    const char *alg = nonempty(env->get(env->ctx, "MPIGUIDE_ALG"));
+    if (alg) errors += mg_settings_parse_forced(alg, "MPIGUIDE_ALG", src[0].forced, diag, ctx);
+    const char *v;
+    if ((v = nonempty(env->get(env->ctx, "MPIGUIDE_PROFILES")))) src[0].ppath = strdup(v);
+    if ((v = nonempty(env->get(env->ctx, "MPIGUIDE_CONFIG")))) src[0].config = strdup(v);
+    if ((v = nonempty(env->get(env->ctx, "PGMPI_PARAMS"))))
+        errors += parse_pgmpi(v, &src[1], diag, ctx);
+    if (use_argv) errors += parse_argv(env, &src[2], diag, ctx);
+    const char *ppath = NULL, *config = NULL;
+    for (int i = 2; i >= 0; i--) {
+        for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
+            if (src[i].forced[c] >= 0) s->forced[c] = src[i].forced[c];
+        if (src[i].ppath) ppath = src[i].ppath;
+        if (src[i].config) config = src[i].config;
+    }
+    if (config) errors += read_config(config, &s->cfg, diag, ctx);
+    if (ppath) {
+        errors += mg_profiles_load(ppath, profiles, diag, ctx);
+        size_t bytes = 0;
+        if (profiles->n && mg_seltab_build(profiles, seltab, &bytes))
+            errors += say(diag, ctx, 1, ppath, "profiles too large (over 1 GiB); ignored");
+        s->seltab_bytes = *seltab ? bytes : 0;
+        for (int i = 0; i < profiles->n; i++)
+            if (profiles->v[i].nodes || profiles->v[i].ppn) s->provenance = 1;
+    }
+    for (int i = 0; i < 3; i++) source_free(&src[i]);
+    s->errors = errors;
+    return errors;
+}
+
+static const char *process_get(void *ctx, const char *name) {
+    (void)ctx;
+    return getenv(name);
+}
+
+mg_env mg_env_process(int argc, char **argv) {
+    mg_env e = {process_get, NULL, argc, argv};
+    return e;
+}

@@ -1,0 +1,127 @@
+/* The footer written at MPI_Finalize (INTERFACES.md section 4): `#@pgmpi alg` lines from a
+ * fixed-size table of (collective, msize) -> algorithm that ran last, `#@pgmpi config` lines,
+ * and `#@mpiguide calls` counters. Counts are rank 0's own calls, except the verification
+ * counters, which are summed over all ranks. */
+#include "intercept.h"
+#include "core/diag.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Atomic uint64_t mg_counts[MPIGUIDE_COLL_COUNT][MG_N_COUNT];
+int mg_report_on;
+
+static const char *const counter_names[MG_N_COUNT] = {
+    "total",           "mockup",         "fallback_memory", "fallback_args", "fallback_threads",
+    "fallback_userop", "fallback_pool",  "optout",          "large_count",   "other",
+    "verified",        "verify_mismatch"};
+
+#define SEEN_BITS  10
+#define SEEN_SLOTS (1u << SEEN_BITS)
+#define SEEN_PROBE 16
+
+_Static_assert(MPIGUIDE_COLL_COUNT <= 32, "collective ids must fit 5 bits of the seen key");
+
+typedef struct seen_slot {
+    _Atomic uint64_t key; /* ((msize << 5) | coll) + 1; 0 = empty */
+    _Atomic int32_t alg;
+} seen_slot;
+
+static seen_slot seen_table[SEEN_SLOTS];
+
+void mg_report_seen(int coll, int64_t msize, int alg) {
+    if (msize < 0 || msize >= ((int64_t)1 << 58)) {
+        mg_count(coll, MG_N_OTHER);
+        return;
+    }
+    uint64_t key = ((uint64_t)msize << 5 | (uint64_t)coll) + 1;
+    uint32_t h = mg_hslot(key, SEEN_BITS);
+    for (int i = 0; i < SEEN_PROBE; i++, h = (h + 1) & (SEEN_SLOTS - 1)) {
+        seen_slot *s = &seen_table[h];
+        uint64_t k = atomic_load_explicit(&s->key, memory_order_relaxed);
+        if (!k) {
+            uint64_t empty = 0;
+            if (!mg_threads)
+                atomic_store_explicit(&s->key, key, memory_order_relaxed);
+            else if (!atomic_compare_exchange_strong(&s->key, &empty, key) && empty != key)
+                continue;
+            k = key;
+        }
+        if (k == key) {
+            atomic_store_explicit(&s->alg, alg, memory_order_relaxed);
+            return;
+        }
+    }
+    mg_count(coll, MG_N_OTHER);
+}
+
+typedef struct seen_row {
+    int coll, alg;
+    int64_t msize;
+} seen_row;
+
+static int row_cmp(const void *a, const void *b) {
+    const seen_row *x = a, *y = b;
+    if (x->coll != y->coll) return x->coll - y->coll;
+    return x->msize < y->msize ? -1 : x->msize > y->msize;
+}
+
+void mg_report_write(void) {
+    if (!mg_report_on) return;
+    /* Verification results of every rank (collective: every rank reaches this point). */
+    uint64_t local[MPIGUIDE_COLL_COUNT][2], sum[MPIGUIDE_COLL_COUNT][2];
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
+        local[c][0] = atomic_load(&mg_counts[c][MG_N_VERIFIED]);
+        local[c][1] = atomic_load(&mg_counts[c][MG_N_MISMATCH]);
+    }
+    if (mg_rt.s.verify)
+        PMPI_Reduce(local, sum, 2 * MPIGUIDE_COLL_COUNT, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (mg_rt.rank != 0) return;
+    FILE *f = stderr;
+    if (mg_rt.s.report == MG_REPORT_FILE) {
+        f = fopen(mg_rt.report_path, "w");
+        if (!f) {
+            mg_error(mg_rt.report_path, "cannot write the report: %s; writing it to stderr",
+                     strerror(errno));
+            f = stderr;
+        }
+    }
+    static seen_row rows[SEEN_SLOTS];
+    size_t n = 0;
+    for (uint32_t i = 0; i < SEEN_SLOTS; i++) {
+        uint64_t k = atomic_load(&seen_table[i].key);
+        if (!k) continue;
+        k -= 1;
+        rows[n++] = (seen_row){(int)(k & 31), atomic_load(&seen_table[i].alg), (int64_t)(k >> 5)};
+    }
+    qsort(rows, n, sizeof rows[0], row_cmp);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_colls[rows[i].coll].name,
+                (long long)rows[i].msize, mg_algs[rows[i].alg].name);
+    fprintf(f, "#@pgmpi config size_msg_buffer_bytes %llu\n",
+            (unsigned long long)mg_cfg.size_msg_buffer_bytes);
+    fprintf(f, "#@pgmpi config size_int_buffer_bytes %llu\n",
+            (unsigned long long)mg_cfg.size_int_buffer_bytes);
+    fprintf(f, "#@pgmpi config tune_user_ops %d\n", mg_cfg.tune_user_ops);
+    fprintf(f, "#@pgmpi config tuw_degrade_bytes %llu\n",
+            (unsigned long long)mg_cfg.tuw_degrade_bytes);
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
+        if (!atomic_load(&mg_counts[c][MG_N_TOTAL])) continue;
+        char line[1024];
+        int len = snprintf(line, sizeof line, "#@mpiguide calls %s", mg_colls[c].name);
+        int last = mg_rt.s.verify ? MG_N_COUNT : MG_N_VERIFIED;
+        for (int k = 0; k < last && len < (int)sizeof line; k++) {
+            uint64_t v = k == MG_N_VERIFIED   ? sum[c][0]
+                         : k == MG_N_MISMATCH ? sum[c][1]
+                                              : atomic_load(&mg_counts[c][k]);
+            len += snprintf(line + len, sizeof line - (size_t)len, " %s=%llu", counter_names[k],
+                            (unsigned long long)v);
+        }
+        fprintf(f, "%s\n", line);
+    }
+    if (f != stderr)
+        fclose(f);
+    else
+        fflush(stderr);
+}

@@ -1,0 +1,67 @@
+/* The MPI_* entry points of libmpiguide: one wrapper per MG_CF_INTERCEPT row of
+ * collectives.def, generated here (nobody writes a collective wrapper by hand), plus
+ * MPI_Init, MPI_Init_thread, MPI_Finalize and the two calls that carry the opt-out info key.
+ * Everything else (nonblocking and persistent collectives too) goes to the MPI untouched. */
+#include "intercept.h"
+#include "probe.h"
+
+/* The wrapper of MPI_<Name>, and a hidden alias mg_c_<Name> for the Fortran entry points
+ * (which must not go through the dynamic symbol of another tool). */
+#define MG_WRAPPER(ID, Name, PARAMS, ARGS, FILL)                                                   \
+    MG_EXPORT int MPI_##Name PARAMS {                                                              \
+        if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) {                                      \
+            mg_args a = mg_fill FILL;                                                              \
+            int rc;                                                                                \
+            if (mg_intercept(MPIGUIDE_COLL_##ID, &a, &rc)) return rc;                              \
+        }                                                                                          \
+        return PMPI_##Name ARGS;                                                                   \
+    }                                                                                              \
+    extern __typeof__(MPI_##Name) mg_c_##Name                                                      \
+        __attribute__((alias("MPI_" #Name), visibility("hidden")));
+
+#define MG_COLL(ID, Name, sname, flags, PARAMS, ARGS, FILL, DEFAULT_CALL)                          \
+    MG_WHEN_INTERCEPTED(flags)(MG_WRAPPER(ID, Name, PARAMS, ARGS, FILL))
+#include "core/collectives.def"
+#undef MG_COLL
+
+MG_EXPORT int MPI_Init(int *argc, char ***argv) {
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) mg_intercept_start(argc ? *argc : 0, argv ? *argv : NULL);
+    return rc;
+}
+
+MG_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) mg_intercept_start(argc ? *argc : 0, argv ? *argv : NULL);
+    return rc;
+}
+
+MG_EXPORT int MPI_Finalize(void) {
+    mg_intercept_stop();
+    return PMPI_Finalize();
+}
+
+/* Opt-out: `mpiguide_off=true` in the info of MPI_Comm_set_info (absent: unchanged) or of
+ * MPI_Comm_dup_with_info (absent: not opted out, as the duplicate takes only the new hints). */
+MG_EXPORT int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+    int rc = PMPI_Comm_set_info(comm, info);
+    if (rc == MPI_SUCCESS && mg_rt.usable && !mg_rt.s.off) mg_comm_set_off(comm, mg_info_off(info));
+    return rc;
+}
+
+MG_EXPORT int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+    int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
+    if (rc == MPI_SUCCESS && mg_rt.usable && !mg_rt.s.off)
+        mg_comm_set_off(*newcomm, mg_info_off(info) > 0);
+    return rc;
+}
+
+extern __typeof__(MPI_Init) mg_c_Init __attribute__((alias("MPI_Init"), visibility("hidden")));
+extern __typeof__(MPI_Init_thread) mg_c_Init_thread
+    __attribute__((alias("MPI_Init_thread"), visibility("hidden")));
+extern __typeof__(MPI_Finalize) mg_c_Finalize
+    __attribute__((alias("MPI_Finalize"), visibility("hidden")));
+extern __typeof__(MPI_Comm_set_info) mg_c_Comm_set_info
+    __attribute__((alias("MPI_Comm_set_info"), visibility("hidden")));
+extern __typeof__(MPI_Comm_dup_with_info) mg_c_Comm_dup_with_info
+    __attribute__((alias("MPI_Comm_dup_with_info"), visibility("hidden")));

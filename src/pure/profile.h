@@ -1,0 +1,61 @@
+/* Performance profiles (INTERFACES.md section 8, the format of the tuning-library paper):
+ * parsing one profile and loading a file or directory of them. Pure: no MPI, so the
+ * library, `mpiguide profile check`, the unit tests and the fuzzer share this code. */
+#ifndef MG_PROFILE_H
+#define MG_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MG_PROFILE_MAX_ALGS   4096       /* mock-ups listed in one profile */
+#define MG_PROFILE_MAX_RANGES 1000000    /* ranges in one profile */
+#define MG_PROFILE_MAX_BYTES  (64 << 20) /* size of one profile file */
+#define MG_PROFILE_MAX_LINE   4096       /* characters in one line */
+
+typedef struct mg_prange {
+    int64_t lo, hi; /* message sizes in bytes, inclusive */
+    int alg;        /* registry id (core/registry.c, pure/names.c) */
+    int line;
+} mg_prange;
+
+typedef struct mg_profile {
+    int coll;    /* collective id */
+    int p;       /* communicator size the profile is for */
+    int line;    /* line of the collective name */
+    int nranges; /* ranges, sorted by lo and disjoint */
+    mg_prange *ranges;
+    /* Provenance `#@key=value` lines written by mpiguide; empty or 0 when absent. */
+    char mpi_library[256], datatype[64], operation[64], date[64];
+    int nodes, ppn;
+} mg_profile;
+
+/* A parse problem: the line (1-based; the last line for truncation) and what is wrong. */
+typedef struct mg_perr {
+    int line;
+    char what[320];
+} mg_perr;
+
+/* Parses one profile from len bytes of text (need not be NUL-terminated). Returns 0, or -1
+ * with *err filled and *out left empty. */
+int mg_profile_parse(const char *text, size_t len, mg_profile *out, mg_perr *err);
+void mg_profile_free(mg_profile *p);
+/* The algorithm the profile selects for msize by a linear scan (a reference for tests and
+ * the CLI); -1 when no range holds msize. */
+int mg_profile_select_linear(const mg_profile *p, int64_t msize);
+
+/* Diagnostics of the loader: error (1) or warning (0), WHERE (FILE:LINE or FILE) and WHAT. */
+typedef void (*mg_diag_fn)(void *ctx, int error, const char *where, const char *what);
+
+typedef struct mg_profile_set {
+    int n, cap;
+    mg_profile *v;
+    char **file; /* file of v[i] */
+} mg_profile_set;
+
+/* Loads every profile of a directory (regular files not starting with `.`, in name order) or
+ * one file. A file with a problem is reported through diag and left out, as is a second
+ * profile for the same (collective, communicator size). Returns the number of errors. */
+int mg_profiles_load(const char *path, mg_profile_set *set, mg_diag_fn diag, void *ctx);
+void mg_profile_set_free(mg_profile_set *set);
+
+#endif
