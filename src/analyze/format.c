@@ -46,7 +46,7 @@ char *mg_fmt_num(char *buf, size_t n, double v, int digits) {
 char *mg_fmt_p(char *buf, size_t n, double p) {
     if (isnan(p))
         snprintf(buf, n, "-");
-    else if (p >= 1)
+    else if (p >= 0.99995)
         snprintf(buf, n, "1");
     else if (p < 1e-3)
         snprintf(buf, n, "%.1e", p);

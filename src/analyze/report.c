@@ -35,7 +35,7 @@ static const char *palette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56
 #define W  760
 #define H  320
 #define ML 70
-#define MR 230
+#define MR 320
 #define MT 16
 #define MB 46
 
@@ -122,29 +122,27 @@ static void chart(const mg_analysis *a, const mg_coll *c, FILE *f) {
             "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#fdecea\"/>\n"
             "<text x=\"%d\" y=\"%d\" class=\"zone\">faster than default</text>\n",
             ML, top, W - ML - MR, H - MB - top, ML + 4, H - MB - 4);
-    /* y ticks: powers of two, plus finer steps on a narrow range */
-    static const double fine[] = {0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2};
-    int narrow = fr.y1 - fr.y0 < 2;
-    for (int e = -6; e <= 6; e++) {
-        double v = ldexp(1, e);
-        if (log2(v) < fr.y0 || log2(v) > fr.y1) continue;
-        if (narrow && v != 0.5 && v != 1 && v != 2) continue;
-        double y = py(&fr, log2(v));
-        fprintf(f,
-                "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                "<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%g</text>\n",
-                ML, W - MR, y, y, ML - 6, y + 4, v);
-    }
-    if (narrow)
-        for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
-            double v = fine[i];
-            if (v == 0.5 || v == 1 || v == 2 || log2(v) < fr.y0 || log2(v) > fr.y1) continue;
-            double y = py(&fr, log2(v));
+    /* y ticks: 1, then outwards over round ratios, skipping any closer than 20 px to the last
+     * one drawn on that side */
+    static const double ticks[] = {1.0 / 64, 1.0 / 32, 1.0 / 16, 0.125, 0.25, 0.5, 2.0 / 3,
+                                   0.8,      0.9,      1,        1.1,   1.25, 1.5, 2,
+                                   3,        4,        6,        8,     16,   32,  64};
+    int one = 9; /* index of 1 in ticks */
+    for (int dir = -1; dir <= 1; dir += 2) {
+        double last = py(&fr, 0);
+        for (int i = dir < 0 ? one : one + 1; i >= 0 && i < (int)(sizeof ticks / sizeof *ticks);
+             i += dir) {
+            double lv = log2(ticks[i]);
+            if (lv < fr.y0 || lv > fr.y1) continue;
+            double y = py(&fr, lv);
+            if (i != one && fabs(y - last) < 20) continue;
+            last = y;
             fprintf(f,
                     "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                    "<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%g</text>\n",
-                    ML, W - MR, y, y, ML - 6, y + 4, v);
+                    "<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%.3g</text>\n",
+                    ML, W - MR, y, y, ML - 6, y + 4, ticks[i]);
         }
+    }
     /* x ticks: the measured sizes (thinned to about 12 labels) */
     int step = c->npoints > 12 ? (c->npoints + 11) / 12 : 1;
     for (int pi = 0; pi < c->npoints; pi++) {
@@ -245,9 +243,11 @@ static void chart(const mg_analysis *a, const mg_coll *c, FILE *f) {
     ly += 17;
     fprintf(f,
             "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"none\" stroke=\"#C00000\" "
-            "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" class=\"legend\">violation "
-            "(dashed: barrier warning)</text>\n",
-            lx + 11, ly, lx + 28, ly + 4);
+            "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" class=\"legend\">violation</text>\n"
+            "<circle cx=\"%d\" cy=\"%d\" r=\"7\" fill=\"none\" stroke=\"#C00000\" "
+            "stroke-width=\"2\" stroke-dasharray=\"3 2\"/><text x=\"%d\" y=\"%d\" "
+            "class=\"legend\">violation, barrier warning</text>\n",
+            lx + 11, ly, lx + 28, ly + 4, lx + 11, ly + 19, lx + 28, ly + 23);
     fprintf(f, "</svg>\n");
 }
 

@@ -43,6 +43,15 @@ static void col_num(mg_table *t, double v, int digits) {
     mg_table_cell(t, mg_fmt_num(a, sizeof a, v, digits), g_fmt(b, sizeof b, v));
 }
 
+static void col_fixed(mg_table *t, double v) {
+    char a[32], b[32];
+    if (isnan(v))
+        snprintf(a, sizeof a, "-");
+    else
+        snprintf(a, sizeof a, "%.3f", v);
+    mg_table_cell(t, a, g_fmt(b, sizeof b, v));
+}
+
 static void col_p(mg_table *t, double p) {
     char a[32], b[32];
     mg_table_cell(t, mg_fmt_p(a, sizeof a, p), g_fmt(b, sizeof b, p));
@@ -127,7 +136,7 @@ static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll *c, in
                 if (!relative)
                     col_time(t, m->median);
                 else
-                    col_num(t, pt->def >= 0 ? pt->cells[pt->def].median / m->median : NAN, 4);
+                    col_fixed(t, pt->def >= 0 ? pt->cells[pt->def].median / m->median : NAN);
             }
         }
     /* group rows of one algorithm together (stable over sizes) */
@@ -245,7 +254,7 @@ static mg_table *detailed(const mg_analysis *a, const mg_coll *c) {
                 col_p(t, m->p);
                 col_p(t, m->p_adj);
                 col_int(t, m->violation);
-                col_num(t, m->slowdown, 4);
+                col_fixed(t, m->slowdown);
                 mg_table_cell(t, m->barrier_warning ? "*" : "", m->barrier_warning ? "1" : "0");
                 mg_table_cellf(t, NULL, "%d/%d", m->faster_launches, m->tested_launches);
             }
@@ -279,7 +288,7 @@ static mg_table *grouped(const mg_analysis *a, const mg_coll *c) {
         col_time(t, d ? d->median : NAN);
         if (pt->best < 0) continue;
         const mg_cell *m = &pt->cells[pt->best];
-        col_num(t, m->slowdown, 4);
+        col_fixed(t, m->slowdown);
         col_alg(t, mg_name(a, m->alg), m->barrier_warning);
         col_time(t, m->median);
         col_p(t, m->p_adj);
@@ -363,7 +372,7 @@ static mg_table *split_table(const mg_analysis *a) {
             col_int(t, s->k);
             col_time(t, s->med_j);
             col_time(t, (double)s->k * s->med_i);
-            col_num(t, s->med_j / ((double)s->k * s->med_i), 4);
+            col_fixed(t, s->med_j / ((double)s->k * s->med_i));
         }
     return t;
 }
@@ -395,7 +404,7 @@ static mg_table *tuned_table(const mg_analysis *a) {
             col_str(t, best >= 0 ? mg_name(a, pt->cells[best].alg) : "-");
             col_time(t, bmed);
             col_time(t, pt->tuned);
-            col_num(t, ref / pt->tuned, 4);
+            col_fixed(t, ref / pt->tuned);
             col_str(t, isnan(top) ? "-" : pt->tuned <= 1.05 * top ? "yes" : "no");
         }
     return t;
