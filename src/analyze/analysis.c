@@ -519,6 +519,29 @@ static void find_missing(mg_analysis *a, int have_barrier) {
     free(algs);
     if (!have_barrier)
         missing(a, "no MPI_Barrier data: no barrier warnings (cautious counts equal brave)");
+    /* launches of different jobs cannot be merged meaningfully */
+    int first = -1; /* the first launch with an nprocs header */
+    for (int l = 0; l < a->nlaunches; l++) {
+        const char *p = mg_dataset_header(a->ds, a->launches[l], "nprocs");
+        if (!p) continue;
+        if (first < 0) {
+            first = l;
+            continue;
+        }
+        const char *p0 = mg_dataset_header(a->ds, a->launches[first], "nprocs");
+        if (strcmp(p, p0))
+            missing(a, "%s: nprocs=%s, but %s has nprocs=%s: launches of different jobs merged",
+                    a->ds->launches[a->launches[l]].path, p,
+                    a->ds->launches[a->launches[first]].path, p0);
+    }
+    for (int ci = 0; ci < a->ncolls; ci++) {
+        int entries = 0;
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++)
+            entries += a->colls[ci].points[pi].profile >= 0;
+        if (entries && a->colls[ci].nprocs <= 0 && atoi(a->nprocs) <= 0)
+            missing(a, "%s: no #@nprocs header, so its profile cannot be written",
+                    mg_name(a, a->colls[ci].name));
+    }
 }
 
 /* ---- header values for tables and provenance ---- */

@@ -79,6 +79,20 @@ static const char *ppn(const mg_analysis *a) {
     return a->ppn[0] ? a->ppn : "-";
 }
 
+/* Algorithms of c in order of first appearance: the default only (which = 0), or the
+ * mock-ups only (which = 1). The thesis's tables list all sizes of one algorithm together. */
+static int collect_algs(const mg_coll *c, int which, int *algs, int max) {
+    int n = 0;
+    for (int pi = 0; pi < c->npoints; pi++)
+        for (int k = 0; k < c->points[pi].ncells; k++) {
+            if ((k == c->points[pi].def) != (which == 0)) continue;
+            int alg = c->points[pi].cells[k].alg, seen = 0;
+            for (int i = 0; i < n; i++) seen |= algs[i] == alg;
+            if (!seen && n < max) algs[n++] = alg;
+        }
+    return n;
+}
+
 static mg_table *simple(const mg_analysis *a, const mg_coll *c) {
     static const char *cols[] = {"collective|collective|l",
                                  "m_size|msize|r",
@@ -122,24 +136,25 @@ static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll *c, in
                                      "algorithm|algorithm|l",
                                      "relative_runtime|default_median_over_median|r"};
     mg_table *t = mg_table_new(4, relative ? rel_cols : abs_cols);
-    /* as the thesis: algorithm by algorithm, the default first */
-    for (int pass = 0; pass < 2; pass++)
-        for (int pi = 0; pi < c->npoints; pi++) {
-            const mg_point *pt = &c->points[pi];
-            for (int k = 0; k < pt->ncells; k++) {
-                if ((k == pt->def) != (pass == 0)) continue;
-                const mg_cell *m = &pt->cells[k];
-                mg_table_row(t);
-                col_str(t, mg_name(a, c->name));
-                col_size(t, pt->msize);
-                col_str(t, mg_name(a, m->alg));
-                if (!relative)
-                    col_time(t, m->median);
-                else
-                    col_fixed(t, pt->def >= 0 ? pt->cells[pt->def].median / m->median : NAN);
+    for (int pass = 0; pass < 2; pass++) {
+        int algs[256], nalg = collect_algs(c, pass, algs, 256);
+        for (int i = 0; i < nalg; i++)
+            for (int pi = 0; pi < c->npoints; pi++) {
+                const mg_point *pt = &c->points[pi];
+                for (int k = 0; k < pt->ncells; k++) {
+                    const mg_cell *m = &pt->cells[k];
+                    if (m->alg != algs[i]) continue;
+                    mg_table_row(t);
+                    col_str(t, mg_name(a, c->name));
+                    col_size(t, pt->msize);
+                    col_str(t, mg_name(a, m->alg));
+                    if (!relative)
+                        col_time(t, m->median);
+                    else
+                        col_fixed(t, pt->def >= 0 ? pt->cells[pt->def].median / m->median : NAN);
+                }
             }
-        }
-    /* group rows of one algorithm together (stable over sizes) */
+    }
     return t;
 }
 
@@ -163,14 +178,7 @@ static mg_table *violation(const mg_analysis *a, const mg_coll *c) {
     mg_table *t = mg_table_new(13, cols);
     for (int pass = 0; pass < 2; pass++) {
         /* all sizes of one algorithm together, the default first (the thesis's Table 3.4) */
-        int nalg = 0, algs[256];
-        for (int pi = 0; pi < c->npoints; pi++)
-            for (int k = 0; k < c->points[pi].ncells; k++) {
-                if ((k == c->points[pi].def) != (pass == 0)) continue;
-                int alg = c->points[pi].cells[k].alg, seen = 0;
-                for (int i = 0; i < nalg; i++) seen |= algs[i] == alg;
-                if (!seen && nalg < 256) algs[nalg++] = alg;
-            }
+        int algs[256], nalg = collect_algs(c, pass, algs, 256);
         for (int i = 0; i < nalg; i++)
             for (int pi = 0; pi < c->npoints; pi++) {
                 const mg_point *pt = &c->points[pi];
@@ -223,14 +231,7 @@ static mg_table *detailed(const mg_analysis *a, const mg_coll *c) {
                           "barrier|barrier_warning|r",
                           "faster_launches|faster_launches|r"};
     mg_table *t = mg_table_new(17, cols);
-    int nalg = 0, algs[256];
-    for (int pi = 0; pi < c->npoints; pi++)
-        for (int k = 0; k < c->points[pi].ncells; k++) {
-            if (k == c->points[pi].def) continue;
-            int alg = c->points[pi].cells[k].alg, seen = 0;
-            for (int i = 0; i < nalg; i++) seen |= algs[i] == alg;
-            if (!seen && nalg < 256) algs[nalg++] = alg;
-        }
+    int algs[256], nalg = collect_algs(c, 1, algs, 256);
     for (int i = 0; i < nalg; i++)
         for (int pi = 0; pi < c->npoints; pi++) {
             const mg_point *pt = &c->points[pi];
