@@ -55,13 +55,12 @@ static int writable_dir(const char *dir) {
 int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
     if (n < 1) return 2;
     const char *outdir = o->outdir ? o->outdir : dirs[0];
-    if (writable_dir(outdir)) return 1;
     mg_dataset ds;
     mg_dataset_init(&ds);
     mg_analysis a;
     memset(&a, 0, sizeof a);
     int rc = 1;
-    if (load(&ds, dirs, n)) goto out;
+    if (load(&ds, dirs, n) || writable_dir(outdir)) goto out;
     if (mg_analysis_run(&a, &ds, o)) {
         fprintf(stderr, "mpiguide: error: analyze: out of memory\n");
         goto out;
