@@ -35,3 +35,10 @@ target_include_directories(irregular_tree PRIVATE ${CMAKE_SOURCE_DIR}/src
   ${CMAKE_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/mpi)
 target_link_libraries(irregular_tree PRIVATE mgpure MPI::MPI_C)
 mg_mpi_test(irregular_tree NPS ${MG_IRREGULAR_NPS} TIMEOUT 300)
+
+# The irregular benchmark program (bench/irregular.sh runs it): public API only.
+add_executable(bench_irregular ${CMAKE_SOURCE_DIR}/bench/irregular.c)
+target_include_directories(bench_irregular PRIVATE ${CMAKE_SOURCE_DIR}/src
+  ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(bench_irregular PRIVATE mpiguide mgpure MPI::MPI_C)
+set_target_properties(bench_irregular PROPERTIES BUILD_RPATH "${CMAKE_BINARY_DIR}/lib")
