@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# The main job on this machine: installs what is missing, builds mpiguide for one MPI, lists
-# the registry and runs every mock-up of one collective next to the library's own.
-#   MPI=openmpi|mpich (default openmpi)   NP=ranks (default 4)   COLL=collective (allreduce)
+# The main job on this machine: installs what is missing, builds mpiguide for one MPI, checks
+# that every mock-up matches the library's own collective, then tunes the library: three check
+# launches of examples/quick.txt, profiles, and a validation launch of the tuned library.
+#   MPI=openmpi|mpich (default openmpi)   NP=ranks (default 4)
+#   INPUT=input file (default examples/quick.txt)   OUT=output directory (default out/quick-$MPI-np$NP)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MPI=${MPI:-openmpi}
 NP=${NP:-4}
-COLL=${COLL:-allreduce}
+INPUT=${INPUT:-examples/quick.txt}
+OUT=${OUT:-out/quick-$MPI-np$NP}
 scripts/deps.sh
 scripts/build.sh "$MPI"
-bin="build/$MPI/bin/mpiguide"
-launch=("mpirun.$MPI" -np "$NP")
+bin="$PWD/build/$MPI/bin/mpiguide"
+launcher="mpirun.$MPI -np $NP"
 if [ "$MPI" = openmpi ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  launch+=(--oversubscribe)
+  launcher="$launcher --oversubscribe"
 fi
-echo "== mpiguide info ($MPI) =="
-"$bin" info
+echo "== mpiguide info ($MPI): $("$bin" info | grep -vc ' default ') mock-ups =="
+echo "== selftest: every algorithm next to the library's own, $NP ranks =="
+timeout 900 $launcher "$bin" selftest
 echo
-echo "== every algorithm of $COLL on $NP ranks, next to the library's own =="
-timeout 600 "${launch[@]}" "$bin" selftest "$COLL"
+echo "== tune: 3 check launches of $INPUT, profiles, validation of the tuned library =="
+rm -rf "$OUT"
+timeout 3600 "$bin" tune --launcher "$launcher" -f "$INPUT" -o "$OUT" --launches 3 -v --quiet
