@@ -218,7 +218,11 @@ int main(void) {
     fclose(f);
     CHECK(cases >= 150, "only %d cases read from %s", cases, path);
     printf("%d R reference cases, %d kinds:", cases, nkinds);
-    for (int i = 0; i < nkinds; i++) printf(" %s", kinds_seen[i]);
+    for (int i = 0; i < nkinds; i++) {
+        printf(" %s", kinds_seen[i]);
+        free((void *)kinds_seen[i]);
+    }
     printf("\n");
+    for (int i = 0; i < nsets; i++) free(sets[i].v);
     return DONE();
 }
