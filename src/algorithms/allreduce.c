@@ -3,6 +3,7 @@
 #include "algorithms.h"
 #include "algutil.h"
 #include "chunks.h"
+#include "redutil.h"
 
 /* GL5: the reduction to rank 0 keeps rank order, so non-commutative ops stay correct. */
 int mg_allreduce_as_reduce_bcast(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
@@ -32,7 +33,7 @@ int mg_allreduce_as_reducescatterblock_allgather(const mg_args *a, const mg_shap
     int rc = MPI_SUCCESS;
     int64_t n = s->count, padded = mg_padded(n, s->p), blk = padded / s->p;
     if (n == 0) return MPI_SUCCESS;
-    const void *in = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
+    const void *in = mg_red_input(a);
     char *block = x->msg;
     char *full = block + mg_align(mg_span(s, blk));
     if (padded == n) {
@@ -42,7 +43,7 @@ int mg_allreduce_as_reducescatterblock_allgather(const mg_args *a, const mg_shap
                               a->recvtype, a->comm));
         goto out;
     }
-    memset(full + n * s->extent, 0, mg_span(s, padded) - (size_t)(n * s->extent));
+    mg_red_zero_tail(full, s, n, padded);
     MG_TRY(mg_tcopy(in, (int)n, a->recvtype, mg_typed(full, s), (int)n, a->recvtype));
     MG_TRY(PMPI_Reduce_scatter_block(mg_typed(full, s), mg_typed(block, s), (int)blk, a->recvtype,
                                      a->op, a->comm));
@@ -62,9 +63,14 @@ void mg_allreduce_as_reducescatterblock_allgather_need(const mg_args *a, const m
     if (padded != s->count) need->msg += mg_span(s, padded);
 }
 
+/* The padded vector holds up to p - 1 elements more than the user's buffers: it must fit an
+ * int count and be a valid receive buffer (a count of 1 padded to p > 1 elements needs a
+ * positive extent too). */
 unsigned mg_allreduce_as_reducescatterblock_allgather_supports(const mg_args *a,
                                                                const mg_shape *s) {
-    return mg_supports_reduction_p_times_count(a, s);
+    (void)a;
+    unsigned why = mg_red_layout(s, mg_padded(s->count, s->p), s->count);
+    return why ? why : mg_red_avoid_reduce_scatter_bug(s);
 }
 
 /* GL7: rank i receives the chunks mg_chunk_counts() assigns to it straight into its own
@@ -102,5 +108,6 @@ void mg_allreduce_as_reducescatter_allgatherv_need(const mg_args *a, const mg_sh
 
 unsigned mg_allreduce_as_reducescatter_allgatherv_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
-    return s->extent <= 0 && s->count > 1 ? MPIGUIDE_DECLINE_DATATYPE : 0;
+    unsigned why = mg_red_layout(s, s->count, s->count);
+    return why ? why : mg_red_avoid_reduce_scatter_bug(s);
 }

@@ -1,0 +1,67 @@
+/* Helpers shared by the reduction mock-ups (allreduce.c, reduce.c, reduce_scatter_block.c,
+ * reduce_scatter.c, scan.c): where a call's input lives, and whether typed scratch of a given
+ * number of elements of the reduction datatype can be laid out safely. */
+#ifndef MG_REDUTIL_H
+#define MG_REDUTIL_H
+
+#include "algutil.h"
+
+/* The buffer a reduction reads on this rank: recvbuf when the rank passed MPI_IN_PLACE. */
+static inline const void *mg_red_input(const mg_args *a) {
+    return a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
+}
+
+/* Decline reason (0: fine) for typed scratch of `elems` elements when the user's own receive
+ * buffer on every rank holds at least `user` elements of the same datatype. Uses shared values
+ * only (the datatype is the same on all ranks of a reduction).
+ * - more than INT_MAX elements cannot be passed to MPI: overflow;
+ * - several elements of a type with extent <= 0 do not lie after one another: datatype;
+ * - when the extent is smaller than the true extent, consecutive elements may interleave or
+ *   overlap: the user's buffer is valid for its own count, but a longer scratch vector might
+ *   not be a valid receive buffer, so more elements than the user has are declined. */
+static inline unsigned mg_red_layout(const mg_shape *s, int64_t elems, int64_t user) {
+    if (!MG_FITS_INT(elems)) return MPIGUIDE_DECLINE_OVERFLOW;
+    if (elems > 1 && s->extent <= 0) return MPIGUIDE_DECLINE_DATATYPE;
+    if (elems > user && elems > 1 && s->true_extent > s->extent) return MPIGUIDE_DECLINE_DATATYPE;
+    return 0;
+}
+
+/* Known defects of the MPI libraries the reduction mock-ups must not run into: a mock-up may
+ * not fail where the library's own collective works (DESIGN invariant 2). One MPI per build,
+ * so the checks are chosen at compile time; each uses shared values only.
+ *
+ * MPICH (up to at least 4.0): the non-commutative Reduce_scatter and Reduce_scatter_block
+ * algorithms (and their nonblocking versions) step through the blocks by true extent instead
+ * of extent; with extent != true extent they compute wrong results and overrun their temporary
+ * buffers. Mock-ups whose inner call is Reduce_scatter(_block) decline such calls. */
+static inline unsigned mg_red_avoid_reduce_scatter_bug(const mg_shape *s) {
+#if defined(MPICH)
+    if (!s->commute && s->p > 1 && s->extent != s->true_extent) return MPIGUIDE_DECLINE_DATATYPE;
+#else
+    (void)s;
+#endif
+    return 0;
+}
+
+/* Open MPI (4.1): the ring Allreduce receives into temporary buffers without shifting them by
+ * the true lower bound, so a datatype whose data does not start at offset 0 overruns the heap.
+ * Mock-ups whose inner call is Allreduce decline such datatypes (the user's own MPI_Reduce,
+ * MPI_Reduce_scatter(_block) do not use that code). */
+static inline unsigned mg_red_avoid_allreduce_bug(const mg_shape *s) {
+#if defined(OPEN_MPI)
+    if (s->true_lb != 0 && s->p > 1 && s->count > 0) return MPIGUIDE_DECLINE_DATATYPE;
+#else
+    (void)s;
+#endif
+    return 0;
+}
+
+/* Zeroes the padding elements [n, padded) of a typed scratch vector whose first byte is at
+ * first (as laid out by mg_span), including the gaps between them. */
+static inline void mg_red_zero_tail(void *first, const mg_shape *s, int64_t n, int64_t padded) {
+    if (padded <= n) return;
+    size_t from = (size_t)(n * s->extent);
+    memset((char *)first + from, 0, mg_span(s, padded) - from);
+}
+
+#endif
