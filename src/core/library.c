@@ -11,8 +11,13 @@ const char *mg_library_kind(const char *version) {
     return "unknown";
 }
 
+/* Room for any MPI's string: a library preloaded into the other MPI's program receives that
+ * MPI's string, which may exceed our MPI_MAX_LIBRARY_VERSION_STRING (Open MPI 256, MPICH 8192). */
+#define MG_VERSION_ROOM                                                                            \
+    (MPI_MAX_LIBRARY_VERSION_STRING > 16384 ? MPI_MAX_LIBRARY_VERSION_STRING : 16384)
+
 const char *mg_library_version(void) {
-    static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    static char version[MG_VERSION_ROOM];
     int len = 0;
     if (PMPI_Get_library_version(version, &len) != MPI_SUCCESS) return "unknown";
     version[strcspn(version, "\n")] = 0;

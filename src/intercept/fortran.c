@@ -1,16 +1,43 @@
-/* Fortran entry points for Open MPI. Its mpif.h, `use mpi` and mpi_f08 bindings call PMPI_*
+/* Fortran entry points. Open MPI's mpif.h, `use mpi` and mpi_f08 bindings call PMPI_*
  * directly, so a C-only wrapper never sees a Fortran program. Each row of fortran.def becomes
  * one function that converts the handles with the _f2c functions and MPI_IN_PLACE /
  * MPI_BOTTOM from their Fortran addresses (as Open MPI's own bindings do), calls the C wrapper
  * and stores IERROR when present (mpi_f08 passes NULL for an absent IERROR); it is exported
  * under every name gfortran and other compilers use: mpi_x_, mpi_x, mpi_x__, MPI_X and
- * mpi_x_f08_. MPICH's Fortran bindings call MPI_* (and MPI_*_c) themselves: nothing here. */
+ * mpi_x_f08_. MPICH's Fortran bindings call MPI_* (and MPI_*_c) themselves, except that its
+ * mpi_f08 MPI_Init, MPI_Init_thread, MPI_Finalize and the two info calls go to PMPI_*: those
+ * are wrapped for MPICH under their mpi_f08 names. */
 #include "intercept.h"
 #include "probe.h"
 
-#ifdef OPEN_MPI
+#if defined(OPEN_MPI) || defined(MPICH)
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER must be a C int");
+
+extern __typeof__(MPI_Init) mg_c_Init __attribute__((visibility("hidden")));
+extern __typeof__(MPI_Init_thread) mg_c_Init_thread __attribute__((visibility("hidden")));
+extern __typeof__(MPI_Finalize) mg_c_Finalize __attribute__((visibility("hidden")));
+extern __typeof__(MPI_Comm_set_info) mg_c_Comm_set_info __attribute__((visibility("hidden")));
+extern __typeof__(MPI_Comm_dup_with_info) mg_c_Comm_dup_with_info
+    __attribute__((visibility("hidden")));
+
+/* One exported name for the function. */
+#define MG_F_ALIAS(target, name)                                                                   \
+    extern __typeof__(target) name __attribute__((alias(#target), visibility("default")));
+#ifdef OPEN_MPI
+#define MG_F_NAMES(target, lower, UPPER)                                                           \
+    MG_F_ALIAS(target, mpi_##lower##_)                                                             \
+    MG_F_ALIAS(target, mpi_##lower)                                                                \
+    MG_F_ALIAS(target, mpi_##lower##__)                                                            \
+    MG_F_ALIAS(target, MPI_##UPPER)                                                                \
+    MG_F_ALIAS(target, mpi_##lower##_f08_)
+#else /* MPICH: only its mpi_f08 binding calls PMPI_Init/Finalize/Comm_set_info directly */
+#define MG_F_NAMES(target, lower, UPPER) MG_F_ALIAS(target, mpi_##lower##_f08_)
+#endif
+
+#endif
+
+#ifdef OPEN_MPI
 
 /* The hidden aliases of the C wrappers (wrappers.c). */
 #define MG_COLL(ID, Name, sname, flags, ...)                                                       \
@@ -18,12 +45,6 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER must be a C int
     (extern __typeof__(MPI_##Name) mg_c_##Name __attribute__((visibility("hidden")));)
 #include "core/collectives.def"
 #undef MG_COLL
-extern __typeof__(MPI_Init) mg_c_Init __attribute__((visibility("hidden")));
-extern __typeof__(MPI_Init_thread) mg_c_Init_thread __attribute__((visibility("hidden")));
-extern __typeof__(MPI_Finalize) mg_c_Finalize __attribute__((visibility("hidden")));
-extern __typeof__(MPI_Comm_set_info) mg_c_Comm_set_info __attribute__((visibility("hidden")));
-extern __typeof__(MPI_Comm_dup_with_info) mg_c_Comm_dup_with_info
-    __attribute__((visibility("hidden")));
 
 /* Open MPI's Fortran sentinels: common blocks whose addresses mean MPI_IN_PLACE and
  * MPI_BOTTOM (weak: a missing name stays NULL and never matches). */
@@ -83,16 +104,6 @@ static inline void *mg_fbuf(void *x) {
 #define MG_F_MAP_8(m, a, ...)                               m(a), MG_F_MAP_7(m, __VA_ARGS__)
 #define MG_F_MAP_9(m, a, ...)                               m(a), MG_F_MAP_8(m, __VA_ARGS__)
 
-/* One exported name for the function. */
-#define MG_F_ALIAS(target, name)                                                                   \
-    extern __typeof__(target) name __attribute__((alias(#target), visibility("default")));
-#define MG_F_NAMES(target, lower, UPPER)                                                           \
-    MG_F_ALIAS(target, mpi_##lower##_)                                                             \
-    MG_F_ALIAS(target, mpi_##lower)                                                                \
-    MG_F_ALIAS(target, mpi_##lower##__)                                                            \
-    MG_F_ALIAS(target, MPI_##UPPER)                                                                \
-    MG_F_ALIAS(target, mpi_##lower##_f08_)
-
 #define MG_FORT(Name, lower, UPPER, PARAMS)                                                        \
     static void mg_f_##lower(MG_F_MAP(MG_F_DECL, MG_F_UNPAREN PARAMS), MPI_Fint *ierr) {           \
         int rc = mg_c_##Name(MG_F_MAP(MG_F_CONV, MG_F_UNPAREN PARAMS));                            \
@@ -110,7 +121,10 @@ static void (*const fortran_rows[])(void) __attribute__((unused)) = {
 };
 #undef MG_COLL
 
-/* MPI_Init and friends: as Open MPI's own Fortran bindings, with no command line. */
+#endif
+
+#if defined(OPEN_MPI) || defined(MPICH)
+/* MPI_Init and friends: as the MPI's own Fortran bindings, with no command line. */
 static void mg_f_init(MPI_Fint *ierr) {
     int argc = 0;
     char **argv = NULL;
@@ -133,6 +147,12 @@ static void mg_f_finalize(MPI_Fint *ierr) {
     if (ierr) *ierr = (MPI_Fint)rc;
 }
 MG_F_NAMES(mg_f_finalize, finalize, FINALIZE)
+
+static void mg_f_comm_set_info(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierr) {
+    int rc = mg_c_Comm_set_info(PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info));
+    if (ierr) *ierr = (MPI_Fint)rc;
+}
+MG_F_NAMES(mg_f_comm_set_info, comm_set_info, COMM_SET_INFO)
 
 static void mg_f_comm_dup_with_info(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm,
                                     MPI_Fint *ierr) {

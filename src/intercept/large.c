@@ -72,12 +72,14 @@ large:
 }
 
 #define MG_LARGE(ID, Name, PARAMS, ARGS, FILL)                                                     \
+    static MG_SLOW int mg_slow_##Name##_c PARAMS {                                                 \
+        mg_largs l = mg_lfill FILL;                                                                \
+        int rc;                                                                                    \
+        if (large_call(MPIGUIDE_COLL_##ID, &l, &rc)) return rc;                                    \
+        return PMPI_##Name##_c ARGS;                                                               \
+    }                                                                                              \
     MG_EXPORT int MPI_##Name##_c PARAMS {                                                          \
-        if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) {                                      \
-            mg_largs l = mg_lfill FILL;                                                            \
-            int rc;                                                                                \
-            if (large_call(MPIGUIDE_COLL_##ID, &l, &rc)) return rc;                                \
-        }                                                                                          \
+        if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) return mg_slow_##Name##_c ARGS;        \
         return PMPI_##Name##_c ARGS;                                                               \
     }
 #include "large.def"

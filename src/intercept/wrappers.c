@@ -5,15 +5,18 @@
 #include "intercept.h"
 #include "probe.h"
 
-/* The wrapper of MPI_<Name>, and a hidden alias mg_c_<Name> for the Fortran entry points
- * (which must not go through the dynamic symbol of another tool). */
+/* The wrapper of MPI_<Name> (fast half: switched off, straight to PMPI), its slow half, and a
+ * hidden alias mg_c_<Name> for the Fortran entry points (which must not go through the dynamic
+ * symbol of another tool). */
 #define MG_WRAPPER(ID, Name, PARAMS, ARGS, FILL)                                                   \
+    static MG_SLOW int mg_slow_##Name PARAMS {                                                     \
+        mg_args a = mg_fill FILL;                                                                  \
+        int rc;                                                                                    \
+        if (mg_intercept(MPIGUIDE_COLL_##ID, &a, &rc)) return rc;                                  \
+        return PMPI_##Name ARGS;                                                                   \
+    }                                                                                              \
     MG_EXPORT int MPI_##Name PARAMS {                                                              \
-        if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) {                                      \
-            mg_args a = mg_fill FILL;                                                              \
-            int rc;                                                                                \
-            if (mg_intercept(MPIGUIDE_COLL_##ID, &a, &rc)) return rc;                              \
-        }                                                                                          \
+        if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) return mg_slow_##Name ARGS;            \
         return PMPI_##Name ARGS;                                                                   \
     }                                                                                              \
     extern __typeof__(MPI_##Name) mg_c_##Name                                                      \
@@ -43,17 +46,26 @@ MG_EXPORT int MPI_Finalize(void) {
 
 /* Opt-out: `mpiguide_off=true` in the info of MPI_Comm_set_info (absent: unchanged) or of
  * MPI_Comm_dup_with_info (absent: not opted out, as the duplicate takes only the new hints). */
-MG_EXPORT int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+static MG_SLOW int set_info_slow(MPI_Comm comm, MPI_Info info) {
     int rc = PMPI_Comm_set_info(comm, info);
-    if (rc == MPI_SUCCESS && mg_rt.usable && !mg_rt.s.off) mg_comm_set_off(comm, mg_info_off(info));
+    if (rc == MPI_SUCCESS) mg_comm_set_off(comm, mg_info_off(info));
+    return rc;
+}
+
+MG_EXPORT int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+    if (mg_rt.usable && !mg_rt.s.off) return set_info_slow(comm, info);
+    return PMPI_Comm_set_info(comm, info);
+}
+
+static MG_SLOW int dup_with_info_slow(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+    int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
+    if (rc == MPI_SUCCESS) mg_comm_set_off(*newcomm, mg_info_off(info) > 0);
     return rc;
 }
 
 MG_EXPORT int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
-    int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
-    if (rc == MPI_SUCCESS && mg_rt.usable && !mg_rt.s.off)
-        mg_comm_set_off(*newcomm, mg_info_off(info) > 0);
-    return rc;
+    if (mg_rt.usable && !mg_rt.s.off) return dup_with_info_slow(comm, info, newcomm);
+    return PMPI_Comm_dup_with_info(comm, info, newcomm);
 }
 
 extern __typeof__(MPI_Init) mg_c_Init __attribute__((alias("MPI_Init"), visibility("hidden")));

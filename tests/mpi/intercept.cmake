@@ -1,0 +1,310 @@
+# Interception tests (issue 3): libmpiguide LD_PRELOADed into C and Fortran programs built
+# without any link to it, forced and tuned selection seen in the report, ranks with different
+# environments, every kind of bad input, MPI_Init(NULL, NULL), MPI_THREAD_MULTIPLE,
+# MPIGUIDE_OFF, MPIGUIDE_VERIFY, the communicator opt-out, and a linked program counting its
+# allocations. Each case runs through intercept_run.cmake (exit code + expected output lines).
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz.cmake)
+
+# Programs that know nothing of mpiguide.
+add_executable(intercept_app mpi/intercept_app.c)
+target_link_libraries(intercept_app PRIVATE MPI::MPI_C)
+add_executable(intercept_threads mpi/intercept_threads.c)
+target_link_libraries(intercept_threads PRIVATE MPI::MPI_C pthread)
+
+# Fortran variants (mpif.h, use mpi, mpi_f08), built with the MPI's own mpifort when present.
+string(REPLACE "mpicc" "mpifort" MG_MPIFORT_NAME "${MPI_C_COMPILER}")
+get_filename_component(MG_MPIFORT_NAME "${MG_MPIFORT_NAME}" NAME)
+find_program(MG_MPIFORT NAMES ${MG_MPIFORT_NAME})
+set(MG_FORTRAN_APPS "")
+if(MG_MPIFORT)
+  # gfortran >= 10 rejects mpif.h calls with differing argument ranks unless told otherwise
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/fcheck.f90 "end\n")
+  execute_process(COMMAND ${MG_MPIFORT} -fallow-argument-mismatch -c fcheck.f90 -o fcheck.o
+                  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} RESULT_VARIABLE rc
+                  OUTPUT_QUIET ERROR_QUIET)
+  set(MG_F77_FLAGS "")
+  if(rc EQUAL 0)
+    set(MG_F77_FLAGS -fallow-argument-mismatch)
+  endif()
+  foreach(variant f77 mod f08)
+    set(defs ${MG_F77_FLAGS})
+    if(variant STREQUAL "mod")
+      set(defs -DUSE_MPI_MODULE)
+    elseif(variant STREQUAL "f08")
+      set(defs -DUSE_MPI_F08)
+    endif()
+    set(out ${CMAKE_CURRENT_BINARY_DIR}/intercept_${variant})
+    set(moddir ${CMAKE_CURRENT_BINARY_DIR}/intercept_${variant}_mod)
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${moddir}
+      COMMAND ${MG_MPIFORT} -cpp ${defs} -J${moddir} -o ${out}
+              ${CMAKE_CURRENT_SOURCE_DIR}/mpi/intercept_f.F90
+      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/mpi/intercept_f.F90
+      COMMENT "Fortran test program intercept_${variant} (${MG_MPIFORT_NAME})")
+    add_custom_target(intercept_${variant} ALL DEPENDS ${out})
+    list(APPEND MG_FORTRAN_APPS ${variant})
+  endforeach()
+else()
+  message(STATUS "mpiguide: ${MG_MPIFORT_NAME} not found; Fortran interception tests skipped")
+endif()
+
+# Profiles and config files of the cases, written at configure time.
+set(IC ${CMAKE_CURRENT_BINARY_DIR}/ic)
+file(REMOVE_RECURSE ${IC})
+set(IC_GOOD_BCAST "MPI_Bcast\n3\n2\n1 bcast_as_allgatherv\n2 bcast_as_scatter_allgather\n2\n4 4 1\n20 20 2\n")
+function(ic_profile dir name text)
+  file(WRITE ${IC}/${dir}/${name} "${text}")
+endfunction()
+ic_profile(many bcast_p3.prf "${IC_GOOD_BCAST}")
+ic_profile(many allreduce_p3.prf
+  "#@mpi_library=${MPIGUIDE_MPI}\nMPI_Allreduce\n3\n1\n1 allreduce_as_reducescatterblock_allgather\n1\n0 100000 1\n")
+ic_profile(many allreduce_p2.prf
+  "MPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+ic_profile(many scan_p3.prf "MPI_Scan\n3\n1\n5 scan_as_exscan_reducelocal\n1\n1 1000 5\n")
+ic_profile(many reduce_p2.prf "MPI_Reduce\n2\n1\n1 reduce_as_allreduce\n1\n0 1000 1\n")
+ic_profile(many gatherv_p3.prf "MPI_Gatherv\n3\n1\n1 default\n1\n0 9223372036854775807 1\n")
+ic_profile(many alltoall_p3.prf "MPI_Alltoall\n3\n1\n1 alltoall_as_alltoallv\n2\n1 4 1\n20 20 1\n")
+ic_profile(prov allgather_p3.prf
+  "#@mpi_library=Some Other MPI 9.9\n#@nodes=7\n#@ppn=5\nMPI_Allgather\n3\n0\n0\n")
+# One bad profile per directory, next to a good one that must still apply:
+#   name | text | expected message (regex)
+set(IC_BAD
+  "unknown_coll|MPI_Allgatherx\n3\n0\n0\n|bad.prf:1: unknown collective `MPI_Allgatherx`"
+  "unknown_alg|MPI_Allreduce\n3\n1\n1 allreduce_as_magic\n0\n|bad.prf:4: unknown algorithm `allreduce_as_magic` for MPI_Allreduce"
+  "malformed|MPI_Allreduce\nthree\n0\n0\n|bad.prf:2: expected the number of processes"
+  "truncated|MPI_Allreduce\n3\n1\n1 allreduce_as_reduce_bcast\n3\n0 10 1\n|bad.prf:6: truncated: 1 of 3 range"
+  "too_many|MPI_Allreduce\n3\n1\n1 allreduce_as_reduce_bcast\n1\n0 10 1\n20 30 1\n|bad.prf:7: unexpected `20` after the 1 declared range"
+  "overlap|MPI_Allreduce\n3\n1\n1 allreduce_as_reduce_bcast\n2\n0 100 1\n50 200 1\n|bad.prf:7: range 50-200 overlaps range 0-100"
+  "start_end|MPI_Allreduce\n3\n1\n1 allreduce_as_reduce_bcast\n1\n200 100 1\n|bad.prf:6: range start 200 > end 100"
+  "undeclared|MPI_Allreduce\n3\n1\n1 allreduce_as_reduce_bcast\n1\n0 100 4\n|bad.prf:6: undeclared algorithm id 4"
+  "gatherv_range|MPI_Gatherv\n3\n1\n1 default\n1\n0 100 1\n|bad.prf:6: MPI_Gatherv selects by communicator size only")
+foreach(case ${IC_BAD})
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 text)
+  ic_profile(bad_${name} bad.prf "${text}")
+  ic_profile(bad_${name} good_bcast.prf "${IC_GOOD_BCAST}")
+endforeach()
+ic_profile(unreadable good_bcast.prf "${IC_GOOD_BCAST}")
+file(CREATE_LINK /nonexistent/mpiguide/profile ${IC}/unreadable/gone.prf SYMBOLIC)
+file(WRITE ${IC}/user_ops.cfg "tune_user_ops 1\n")
+file(WRITE ${IC}/bad.cfg "size_msg_buffer_bytes lots\nsize_int_buffer_bytes 5000\n")
+# tuned mode with 10,000 ranges that never match (the allocation test's tuned case)
+set(ranges "")
+foreach(i RANGE 1 10000)
+  math(EXPR lo "${i} * 10")
+  string(APPEND ranges "${lo} ${lo} 1\n")
+endforeach()
+file(WRITE ${IC}/big/allreduce_p2.prf
+  "MPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n10000\n${ranges}")
+
+set(IC_LIB $<TARGET_FILE:mpiguide>)
+set(IC_APP $<TARGET_FILE:intercept_app>)
+set(IC_OK "intercept_app: [0-9]+ passed, 0 failed")
+set(IC_FORCE_ALL
+  "MPIGUIDE_ALG=allgather=allgather_as_gather_bcast,allreduce=allreduce_as_reduce_bcast,alltoall=alltoall_as_alltoallv,bcast=bcast_as_scatter_allgather,gather=gather_as_gatherv,reduce=reduce_as_allreduce,reduce_scatter_block=reducescatterblock_as_reducescatter,reduce_scatter=reducescatter_as_allreduce,scan=scan_as_exscan_reducelocal,scatter=scatter_as_scatterv")
+set(IC_FORCED_COLLS Allgather Allreduce Alltoall Bcast Gather Reduce Reduce_scatter_block
+  Reduce_scatter Scan Scatter)
+
+# ic_test(NAME NP n RUN args... [EXPECT re...] [REJECT re...] [FAIL] [REPORT_FILE f EXPECT_FILE re...]
+#         [NEED_FILE f])  RUN follows `mpiexec -n NP` (MPMD blocks allowed).
+function(ic_test name)
+  cmake_parse_arguments(T "FAIL" "NP;REPORT_FILE;NEED_FILE" "RUN;EXPECT;REJECT;EXPECT_FILE" ${ARGN})
+  string(REPLACE ";" "@@" cmd "timeout;240;${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};${T_NP};${T_RUN}")
+  string(REPLACE ";" "@@" expect "${T_EXPECT}")
+  string(REPLACE ";" "@@" reject "${T_REJECT}")
+  string(REPLACE ";" "@@" expect_file "${T_EXPECT_FILE}")
+  add_test(NAME ic.${name}
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT=${expect}" "-DREJECT=${reject}"
+            "-DFAIL=${T_FAIL}" "-DREPORT_FILE=${T_REPORT_FILE}" "-DEXPECT_FILE=${expect_file}"
+            "-DNEED_FILE=${T_NEED_FILE}" -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi/intercept_run.cmake)
+  set_tests_properties(ic.${name} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2
+    TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+endfunction()
+
+# --- forced mode: every regular collective through a mock-up, results checked ---
+set(expect ${IC_OK})
+foreach(c ${IC_FORCED_COLLS})
+  list(APPEND expect "#@mpiguide calls MPI_${c} total=[0-9]+ mockup=[1-9]")
+endforeach()
+ic_test(forced NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL} ${IC_APP}
+  EXPECT ${expect} "#@pgmpi alg MPI_Allreduce 148 allreduce_as_reduce_bcast"
+         "#@pgmpi alg MPI_Scatter 20 scatter_as_scatterv" "#@mpiguide calls MPI_Gatherv total="
+         "#@pgmpi config size_msg_buffer_bytes 100000000"
+  REJECT "mpiguide: (error|warning)")
+ic_test(forced_np4 NP 4 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL} ${IC_APP}
+  --subcomm EXPECT ${expect})
+ic_test(init_null NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_ALG=MPI_Allreduce=allreduce_as_reduce_bcast ${IC_APP} --init-null
+  EXPECT ${IC_OK} "#@mpiguide calls MPI_Allreduce total=[0-9]+ mockup=[1-9]")
+
+# --- tuned mode: the original's example profile, as written (p = 4 only) ---
+set(IC_SIZES --sizes=8,16,17,32,64,100,128,1024,2048,4096)
+ic_test(tuned_example NP 4 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${CMAKE_SOURCE_DIR}/examples/profiles ${IC_APP} ${IC_SIZES}
+  EXPECT ${IC_OK} "alg MPI_Allgather 8 default\n" "alg MPI_Allgather 16 allgather_as_allreduce\n"
+    "alg MPI_Allgather 17 default\n" "alg MPI_Allgather 32 allgather_as_alltoall\n"
+    "alg MPI_Allgather 64 allgather_as_allreduce\n" "alg MPI_Allgather 100 allgather_as_allreduce\n"
+    "alg MPI_Allgather 128 allgather_as_allreduce\n"
+    "alg MPI_Allgather 1024 allgather_as_gather_bcast\n"
+    "alg MPI_Allgather 2048 allgather_as_gather_bcast\n" "alg MPI_Allgather 4096 default\n"
+  REJECT "mpiguide: (error|warning)")
+ic_test(tuned_example_p3 NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${CMAKE_SOURCE_DIR}/examples/profiles ${IC_APP} ${IC_SIZES}
+  EXPECT ${IC_OK} "alg MPI_Allgather 16 default\n" "alg MPI_Allgather 1024 default\n")
+# several collectives and communicator sizes; a user-defined op skips tuned reductions
+ic_test(tuned_many NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/many ${IC_APP} --userop
+  EXPECT ${IC_OK} "alg MPI_Bcast 4 bcast_as_allgatherv\n" "alg MPI_Bcast 20 bcast_as_scatter_allgather\n"
+    "alg MPI_Bcast 148 default\n" "alg MPI_Alltoall 4 alltoall_as_alltoallv\n"
+    "alg MPI_Alltoall 148 default\n" "alg MPI_Scan 0 default\n" "alg MPI_Scan 4 scan_as_exscan_reducelocal\n"
+    "alg MPI_Reduce 148 default\n" "alg MPI_Gatherv 0 default\n"
+    "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][0-9]* .*fallback_userop=[1-9]"
+  REJECT "mpiguide: (error|warning)")
+# MPI_Reduce has a profile for p = 2 only: its mock-ups come from rank 0's half communicator
+ic_test(tuned_subcomm NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/many ${IC_APP} --subcomm
+  EXPECT ${IC_OK} "calls MPI_Reduce total=[0-9]+ mockup=[1-9]")
+ic_test(tuned_user_ops NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/many MPIGUIDE_CONFIG=${IC}/user_ops.cfg
+  ${IC_APP} --userop
+  EXPECT ${IC_OK} "calls MPI_Allreduce .*fallback_userop=0" "config tune_user_ops 1")
+ic_test(pgmpi_params NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  "PGMPI_PARAMS=--module=allreduce=alg:allreduce_as_reduce_bcast --ppath=${IC}/many"
+  ${IC_APP}
+  EXPECT ${IC_OK} "alg MPI_Allreduce 148 allreduce_as_reduce_bcast\n"
+    "alg MPI_Bcast 4 bcast_as_allgatherv\n")
+ic_test(argv NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_ARGV=1 ${IC_APP}
+  --init-null --module=allreduce:alg=allreduce_as_reduce_bcast
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9]")
+ic_test(argv_off NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_APP}
+  --module=allreduce:alg=allreduce_as_reduce_bcast
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=0 ")
+ic_test(report_file NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=${IC}/report.txt
+  MPIGUIDE_ALG=bcast=bcast_as_allgatherv ${IC_APP}
+  EXPECT ${IC_OK} REJECT "#@" REPORT_FILE ${IC}/report.txt
+  EXPECT_FILE "#@pgmpi alg MPI_Bcast 148 bcast_as_allgatherv\n" "calls MPI_Bcast total=[0-9]+ mockup=[1-9]")
+
+# --- the same decision on every rank, whatever each rank's environment says ---
+ic_test(env_differ NP 1 RUN
+  env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast
+      MPIGUIDE_PROFILES=${IC}/many ${IC_APP} --subcomm
+  : ${MPIEXEC_NUMPROC_FLAG} 1 env LD_PRELOAD=${IC_LIB}
+      MPIGUIDE_ALG=allreduce=allreduce_as_reducescatterblock_allgather,bcast=bcast_as_allgatherv
+      MPIGUIDE_PROFILES=/nonexistent/mpiguide MPIGUIDE_STRICT=1 ${IC_APP} --subcomm
+  : ${MPIEXEC_NUMPROC_FLAG} 1 env LD_PRELOAD=${IC_LIB} MPIGUIDE_OFF=1
+      MPIGUIDE_CONFIG=/nonexistent/mpiguide.cfg ${IC_APP} --subcomm
+  EXPECT ${IC_OK} "alg MPI_Allreduce 148 allreduce_as_reduce_bcast\n"
+    "calls MPI_Bcast total=[0-9]+ mockup=[1-9]"
+  REJECT "mpiguide: (error|warning)")
+
+# --- bad input: one message, then as if absent; the program completes correctly ---
+foreach(case ${IC_BAD})
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 2 message)
+  ic_test(bad_profile_${name} NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_PROFILES=${IC}/bad_${name} ${IC_APP}
+    EXPECT ${IC_OK} "mpiguide: error: ${IC}/bad_${name}/${message}"
+      "alg MPI_Bcast 4 bcast_as_allgatherv\n" "calls MPI_Allreduce total=[0-9]+ mockup=0 ")
+endforeach()
+ic_test(bad_profile_unreadable NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/unreadable ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: ${IC}/unreadable/gone.prf: cannot read profile"
+    "alg MPI_Bcast 4 bcast_as_allgatherv\n")
+ic_test(bad_profile_dir NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=/nonexistent/mpiguide ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: /nonexistent/mpiguide: cannot read profiles")
+ic_test(bad_alg_collective NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_ALG=allreducex=default,bcast=bcast_as_allgatherv ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: MPIGUIDE_ALG: unknown collective `allreducex`"
+    "calls MPI_Bcast total=[0-9]+ mockup=[1-9]")
+ic_test(bad_alg_name NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_ALG=allreduce=allreduce_as_magic,bcast=bcast_as_allgatherv ${IC_APP}
+  EXPECT ${IC_OK}
+    "mpiguide: error: MPIGUIDE_ALG: unknown algorithm `allreduce_as_magic` for MPI_Allreduce"
+    "calls MPI_Allreduce total=[0-9]+ mockup=0 " "calls MPI_Bcast total=[0-9]+ mockup=[1-9]")
+ic_test(bad_config NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_CONFIG=${IC}/bad.cfg
+  MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast ${IC_APP}
+  EXPECT ${IC_OK}
+    "mpiguide: error: ${IC}/bad.cfg:1: size_msg_buffer_bytes: not a non-negative integer: lots"
+    "config size_msg_buffer_bytes 100000000\n" "config size_int_buffer_bytes 5000\n"
+    "calls MPI_Allreduce total=[0-9]+ mockup=[1-9]")
+ic_test(bad_config_file NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_CONFIG=/nonexistent/mpiguide.cfg ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: /nonexistent/mpiguide.cfg: cannot read config file")
+ic_test(bad_pgmpi_option NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  "PGMPI_PARAMS=--modul=allreduce=alg:allreduce_as_reduce_bcast" ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: PGMPI_PARAMS: unknown option `--modul=")
+ic_test(bad_flag NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_VERIFY=2 ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: MPIGUIDE_VERIFY: expected 0 or 1")
+ic_test(strict NP 2 FAIL RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_STRICT=1
+  MPIGUIDE_ALG=allreduce=allreduce_as_magic ${IC_APP}
+  EXPECT "mpiguide: error: MPIGUIDE_ALG: unknown algorithm"
+    "mpiguide: error: MPIGUIDE_STRICT: 1 configuration error")
+ic_test(provenance NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${IC}/prov
+  ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: warning: ${IC}/prov/allgather_p3.prf: profile measured on a different job: mpi_library=Some Other MPI 9.9 [^\n]* nodes=7 \\(running 1\\) ppn=5 \\(running 3\\)")
+# the library of the other MPI preloaded (needs that tree built next to this one)
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  string(REGEX REPLACE "openmpi([^/]*)$" "mpich\\1" IC_OTHER "${CMAKE_BINARY_DIR}")
+  set(IC_OTHER_KIND mpich)
+else()
+  string(REGEX REPLACE "mpich([^/]*)$" "openmpi\\1" IC_OTHER "${CMAKE_BINARY_DIR}")
+  set(IC_OTHER_KIND openmpi)
+endif()
+ic_test(other_mpi NP 2 NEED_FILE ${IC_OTHER}/lib/libmpiguide.so RUN
+  env LD_PRELOAD=${IC_OTHER}/lib/libmpiguide.so MPIGUIDE_REPORT=1
+  MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: libmpiguide: built for ${IC_OTHER_KIND} but running under ${MPIGUIDE_MPI}"
+  REJECT "#@")
+
+# --- switches ---
+ic_test(off NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_OFF=1 MPIGUIDE_REPORT=1 ${IC_FORCE_ALL}
+  MPIGUIDE_PROFILES=/nonexistent ${IC_APP} --optout
+  EXPECT ${IC_OK} REJECT "#@" "mpiguide:")
+ic_test(verify NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_VERIFY=1 MPIGUIDE_REPORT=1
+  ${IC_FORCE_ALL} ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][^\n]* verified=[1-9][0-9]* verify_mismatch=0"
+    "calls MPI_Gather total=[0-9]+ mockup=[1-9][^\n]* verified=[1-9][0-9]* verify_mismatch=0"
+    "calls MPI_Scatter total=[0-9]+ mockup=[1-9][^\n]* verified=[1-9][0-9]* verify_mismatch=0"
+  REJECT "differs from the default")
+ic_test(optout NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL} ${IC_APP}
+  --optout
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=([0-9]+) mockup=([0-9]+) [^\n]* optout=[1-9]"
+    "calls MPI_Bcast [^\n]* optout=[1-9]")
+ic_test(threads NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL}
+  $<TARGET_FILE:intercept_threads>
+  EXPECT "intercept_threads: 0 failed" "calls MPI_Allreduce total=600 mockup=0 [^\n]*fallback_threads=600"
+    "calls MPI_Bcast total=600 mockup=0 [^\n]*fallback_threads=600")
+if(MPIGUIDE_MPI STREQUAL "mpich")
+  ic_test(large_count NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL} ${IC_APP}
+    --large --skip-all
+    EXPECT ${IC_OK} "calls MPI_Allreduce total=4 mockup=[1-9]" "calls MPI_Bcast total=4 mockup=[1-9]")
+endif()
+
+# --- Fortran programs ---
+foreach(variant ${MG_FORTRAN_APPS})
+  ic_test(fortran_${variant} NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL}
+    ${CMAKE_CURRENT_BINARY_DIR}/intercept_${variant}
+    EXPECT "intercept_f: 0 failed" "calls MPI_Allreduce total=[0-9]+ mockup=[1-9]"
+      "calls MPI_Bcast total=1 mockup=1 " "calls MPI_Alltoall total=1 mockup=1 "
+      "calls MPI_Reduce_scatter_block total=1 mockup=1 " "calls MPI_Scan total=1 mockup=1 "
+      "calls MPI_Gatherv total=1 ")
+endforeach()
+
+# --- a program linked with libmpiguide: interception and the in-process API together, and
+#     no allocation by libmpiguide's own code during 10,000 intercepted calls ---
+add_executable(intercept_alloc mpi/intercept_alloc.c)
+target_include_directories(intercept_alloc PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(intercept_alloc PRIVATE mpiguide MPI::MPI_C dl)
+set_target_properties(intercept_alloc PROPERTIES ENABLE_EXPORTS ON
+  BUILD_RPATH "${CMAKE_BINARY_DIR}/lib")
+ic_test(alloc_forced NP 2 RUN env MPIGUIDE_REPORT=1
+  MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast $<TARGET_FILE:intercept_alloc>
+  EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
+    "calls MPI_Allreduce total=10000 mockup=10000 ")
+ic_test(alloc_tuned NP 2 RUN env MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${IC}/big
+  $<TARGET_FILE:intercept_alloc>
+  EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
+    "calls MPI_Allreduce total=10000 mockup=0 ")

@@ -1,0 +1,263 @@
+/* Profile parser and loader: every accepted form and every rejected one (with the line and
+ * the words of the message), the original's example profile, the name tables against the
+ * registry, and directory loading with duplicates and bad files. */
+#include "check.h"
+#include "core/registry.h"
+#include "pure/names.h"
+#include "pure/profile.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The example of the tuning-library paper / REFERENCE.md (MPI_Allgather, p = 4). */
+static const char *example = "MPI_Allgather        # collective name\n"
+                             "4                    # number of processes\n"
+                             "3                    # number of mock-ups\n"
+                             "1 allgather_as_allreduce\n"
+                             "2 allgather_as_alltoall\n"
+                             "3 allgather_as_gather_bcast\n"
+                             "4                    # number of ranges\n"
+                             "16 16 1              # byte_range_start byte_range_end alg_id\n"
+                             "32 32 2\n"
+                             "64 128 1\n"
+                             "1024 2048 3\n";
+
+typedef struct bad_case {
+    const char *name, *text;
+    int line;         /* expected line of the error */
+    const char *word; /* expected in the message */
+} bad_case;
+
+#define HEAD "MPI_Allgather\n4\n1\n1 allgather_as_alltoall\n"
+
+static const bad_case bad[] = {
+    {"empty", "", 0, "empty profile"},
+    {"only comments", "# nothing\n\n   # here\n", 3, "empty profile"},
+    {"unknown collective", "MPI_Allgatherx\n4\n0\n0\n", 1, "unknown collective"},
+    {"not intercepted", "MPI_Exscan\n4\n0\n0\n", 1, "not intercepted"},
+    {"two names", "MPI_Allgather MPI_Bcast\n4\n0\n0\n", 1, "collective name"},
+    {"p zero", "MPI_Allgather\n0\n0\n0\n", 2, "number of processes"},
+    {"p negative", "MPI_Allgather\n-4\n0\n0\n", 2, "number of processes"},
+    {"p text", "MPI_Allgather\nfour\n0\n0\n", 2, "number of processes"},
+    {"p overflow", "MPI_Allgather\n99999999999\n0\n0\n", 2, "number of processes"},
+    {"nalg text", "MPI_Allgather\n4\nx\n0\n", 3, "number of mock-ups"},
+    {"nalg huge", "MPI_Allgather\n4\n5000\n", 3, "number of mock-ups"},
+    {"unknown algorithm", "MPI_Allgather\n4\n1\n1 allgather_as_nothing\n1\n1 1 1\n", 4,
+     "unknown algorithm"},
+    {"algorithm of other collective", "MPI_Allgather\n4\n1\n1 allreduce_as_reduce_bcast\n0\n", 4,
+     "unknown algorithm"},
+    {"alg line one field", "MPI_Allgather\n4\n2\n1 allgather_as_alltoall\n2\n0\n", 5,
+     "id algorithm"},
+    {"alg id text", "MPI_Allgather\n4\n1\nx allgather_as_alltoall\n0\n", 4, "id algorithm"},
+    {"duplicate id", "MPI_Allgather\n4\n2\n1 allgather_as_alltoall\n1 allgather_as_allreduce\n0\n",
+     5, "declared twice"},
+    {"truncated algs", "MPI_Allgather\n4\n3\n1 allgather_as_alltoall\n", 4, "1 of 3 mock-up"},
+    {"truncated after p", "MPI_Allgather\n4\n", 2, "number of mock-ups is missing"},
+    {"truncated after name", "MPI_Allgather\n", 1, "number of processes is missing"},
+    {"nrange missing", HEAD, 4, "number of ranges is missing"},
+    {"nrange text", HEAD "many\n", 5, "number of ranges"},
+    {"truncated ranges", HEAD "3\n1 1 1\n2 2 1\n", 7, "2 of 3 range"},
+    {"range two fields", HEAD "1\n1 1\n", 6, "start end id"},
+    {"range four fields", HEAD "1\n1 1 1 1\n", 6, "start end id"},
+    {"range negative", HEAD "1\n-1 5 1\n", 6, "byte counts"},
+    {"range text", HEAD "1\n1 x 1\n", 6, "byte counts"},
+    {"range overflow", HEAD "1\n1 9223372036854775808 1\n", 6, "byte counts"},
+    {"start > end", HEAD "1\n9 3 1\n", 6, "start 9 > end 3"},
+    {"undeclared id", HEAD "1\n1 1 2\n", 6, "undeclared algorithm id 2"},
+    {"bad id", HEAD "1\n1 1 x\n", 6, "bad algorithm id"},
+    {"overlap", HEAD "2\n10 20 1\n20 30 1\n", 7, "overlaps"},
+    {"overlap unsorted", HEAD "2\n20 30 1\n1 25 1\n", 7, "overlaps"},
+    {"contained", HEAD "3\n1 100 1\n200 300 1\n5 6 1\n", 8, "overlaps"},
+    {"extra line", HEAD "1\n1 1 1\n2 2 1\n", 7, "after the 1 declared"},
+    {"extra after zero ranges", HEAD "0\n1 1 1\n", 6, "after the 0 declared"},
+    {"gatherv range", "MPI_Gatherv\n4\n1\n1 default\n1\n0 100 1\n", 6, "communicator size only"},
+    {"gatherv two ranges", "MPI_Scatterv\n4\n1\n1 default\n2\n0 10 1\n11 9223372036854775807 1\n",
+     6, "communicator size only"},
+    {"nul byte", "MPI_Allgather\n4\0\n", 2, "NUL"},
+    {"bad nodes", "#@nodes=two\n" HEAD "0\n", 1, "#@nodes"},
+    {"zero ppn", "#@ppn=0\n" HEAD "0\n", 1, "#@ppn"},
+};
+
+typedef struct good_case {
+    const char *name, *text;
+    int coll, p, nranges;
+} good_case;
+
+static const good_case good[] = {
+    {"no ranges", "MPI_Bcast\n8\n0\n0\n", MPIGUIDE_COLL_BCAST, 8, 0},
+    {"short name", "allreduce\n2\n1\n7 allreduce_as_reduce_bcast\n1\n0 100 7\n",
+     MPIGUIDE_COLL_ALLREDUCE, 2, 1},
+    {"crlf and tabs", "MPI_Scatter\r\n1024\r\n1\r\n2\tscatter_as_bcast\r\n1\r\n1\t1\t2\r\n",
+     MPIGUIDE_COLL_SCATTER, 1024, 1},
+    {"default listed", "MPI_Reduce\n3\n1\n1 default\n1\n0 10 1\n", MPIGUIDE_COLL_REDUCE, 3, 1},
+    {"gatherv all sizes", "MPI_Gatherv\n16\n1\n1 default\n1\n0 9223372036854775807 1\n",
+     MPIGUIDE_COLL_GATHERV, 16, 1},
+    {"no final newline", "MPI_Alltoall\n2\n1\n1 alltoall_as_alltoallv\n1\n5 5 1",
+     MPIGUIDE_COLL_ALLTOALL, 2, 1},
+    {"max range", HEAD "1\n0 9223372036854775807 1\n", MPIGUIDE_COLL_ALLGATHER, 4, 1},
+};
+
+static void test_example(void) {
+    mg_profile p;
+    mg_perr err;
+    int rc = mg_profile_parse(example, strlen(example), &p, &err);
+    CHECK(rc == 0, "example profile: %d: %s", err.line, err.what);
+    if (rc) return;
+    CHECK(p.coll == MPIGUIDE_COLL_ALLGATHER && p.p == 4 && p.nranges == 4, "example header");
+    int ar = mpiguide_algorithm_id(MPIGUIDE_COLL_ALLGATHER, "allgather_as_allreduce");
+    int aa = mpiguide_algorithm_id(MPIGUIDE_COLL_ALLGATHER, "allgather_as_alltoall");
+    int gb = mpiguide_algorithm_id(MPIGUIDE_COLL_ALLGATHER, "allgather_as_gather_bcast");
+    struct {
+        int64_t msize;
+        int alg;
+    } sel[] = {{0, -1},    {15, -1},   {16, ar},   {17, -1},   {32, aa},     {33, -1},
+               {63, -1},   {64, ar},   {100, ar},  {128, ar},  {129, -1},    {1023, -1},
+               {1024, gb}, {1500, gb}, {2048, gb}, {2049, -1}, {1 << 30, -1}};
+    for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
+        CHECK(mg_profile_select_linear(&p, sel[i].msize) == sel[i].alg,
+              "example selects alg %d for msize %lld", sel[i].alg, (long long)sel[i].msize);
+    mg_profile_free(&p);
+}
+
+static void test_provenance(void) {
+    const char *t = "#@mpi_library=Open MPI v4.1.4\n#@nodes=2\n#@ppn=16\n#@datatype=MPI_CHAR\n"
+                    "#@operation=MPI_BOR\n#@date=2024-01-01\n#@future_key=ignored\n" HEAD "0\n";
+    mg_profile p;
+    mg_perr err;
+    CHECK(mg_profile_parse(t, strlen(t), &p, &err) == 0, "provenance: %s", err.what);
+    CHECK(!strcmp(p.mpi_library, "Open MPI v4.1.4") && p.nodes == 2 && p.ppn == 16,
+          "provenance values: %s %d %d", p.mpi_library, p.nodes, p.ppn);
+    CHECK(!strcmp(p.datatype, "MPI_CHAR") && !strcmp(p.operation, "MPI_BOR") &&
+              !strcmp(p.date, "2024-01-01"),
+          "provenance strings");
+    mg_profile_free(&p);
+}
+
+/* The pure tables must be the registry's rows in the registry's order. */
+static void test_names(void) {
+    CHECK(mg_names_ncolls() == MPIGUIDE_COLL_COUNT, "collective count");
+    CHECK(mg_names_nalgs() == mpiguide_algorithm_count(), "algorithm count %d vs %d",
+          mg_names_nalgs(), mpiguide_algorithm_count());
+    for (int i = 0; i < mpiguide_algorithm_count() && i < mg_names_nalgs(); i++) {
+        CHECK(!strcmp(mg_names_alg_name(i), mpiguide_algorithm_name(i)) &&
+                  mg_names_alg_coll(i) == mpiguide_algorithm_collective(i),
+              "algorithm %d: %s vs %s", i, mg_names_alg_name(i), mpiguide_algorithm_name(i));
+        CHECK(!!(mg_names_alg_flags(i) & MG_AF_REDUCTION) == mpiguide_algorithm_is_reduction(i),
+              "reduction flag of %s", mg_names_alg_name(i));
+    }
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
+        CHECK(!strcmp(mg_names_coll_name(c), mpiguide_collective_name(c)), "collective %d", c);
+        CHECK(mg_names_coll_flags(c) == mg_colls[c].flags, "flags of %s", mg_names_coll_name(c));
+    }
+    CHECK(mg_names_coll("mpi_allreduce") == MPIGUIDE_COLL_ALLREDUCE, "case-insensitive");
+    CHECK(mg_names_alg(MPIGUIDE_COLL_BCAST, "default") == MPIGUIDE_COLL_BCAST, "default id");
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+typedef struct diag_log {
+    int errors, warnings;
+    char last[1024];
+} diag_log;
+
+static void collect(void *ctx, int error, const char *where, const char *what) {
+    diag_log *d = ctx;
+    error ? d->errors++ : d->warnings++;
+    snprintf(d->last, sizeof d->last, "%s: %s", where, what);
+}
+
+static void test_dir(void) {
+    char dir[] = "/tmp/mg_test_profile_XXXXXX";
+    if (!mkdtemp(dir)) return;
+    char path[256];
+    snprintf(path, sizeof path, "%s/a_allgather.prf", dir);
+    write_file(path, example);
+    snprintf(path, sizeof path, "%s/b_bcast.prf", dir);
+    write_file(path, "MPI_Bcast\n2\n1\n1 bcast_as_allgatherv\n1\n0 100 1\n");
+    snprintf(path, sizeof path, "%s/c_duplicate.prf", dir);
+    write_file(path, "MPI_Allgather\n4\n0\n0\n");
+    snprintf(path, sizeof path, "%s/d_broken.prf", dir);
+    write_file(path, "MPI_Bcast\n2\n1\n1 bcast_as_nothing\n0\n");
+    snprintf(path, sizeof path, "%s/.hidden", dir);
+    write_file(path, "garbage");
+    snprintf(path, sizeof path, "%s/subdir", dir);
+    mkdir(path, 0700);
+    mg_profile_set set = {0};
+    diag_log d = {0};
+    int errors = mg_profiles_load(dir, &set, collect, &d);
+    CHECK(errors == 2 && d.errors == 2, "dir: 2 errors (duplicate, broken), got %d", errors);
+    CHECK(set.n == 2, "dir: 2 profiles loaded, got %d", set.n);
+    CHECK(strstr(d.last, "d_broken.prf:4") && strstr(d.last, "unknown algorithm"),
+          "dir: last message names file and line: %s", d.last);
+    mg_profile_set_free(&set);
+
+    d = (diag_log){0};
+    errors = mg_profiles_load("/nonexistent/mpiguide", &set, collect, &d);
+    CHECK(errors == 1 && strstr(d.last, "/nonexistent/mpiguide"), "missing dir: %s", d.last);
+    mg_profile_set_free(&set);
+
+    snprintf(path, sizeof path, "%s/b_bcast.prf", dir);
+    d = (diag_log){0};
+    errors = mg_profiles_load(path, &set, collect, &d);
+    CHECK(errors == 0 && set.n == 1, "single file loads");
+    mg_profile_set_free(&set);
+
+    char empty[] = "/tmp/mg_test_profile_empty_XXXXXX";
+    if (mkdtemp(empty)) {
+        d = (diag_log){0};
+        errors = mg_profiles_load(empty, &set, collect, &d);
+        CHECK(errors == 0 && d.warnings == 1, "empty dir warns");
+        rmdir(empty);
+    }
+    const char *names[] = {"a_allgather.prf", "b_bcast.prf", "c_duplicate.prf", "d_broken.prf",
+                           ".hidden"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/subdir", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+int main(void) {
+    test_example();
+    test_provenance();
+    test_names();
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mg_profile p;
+        mg_perr err;
+        size_t len = strlen(bad[i].text);
+        if (!strcmp(bad[i].name, "nul byte")) len = 16;
+        int rc = mg_profile_parse(bad[i].text, len, &p, &err);
+        CHECK(rc == -1, "bad case `%s` accepted", bad[i].name);
+        if (rc != -1) {
+            mg_profile_free(&p);
+            continue;
+        }
+        CHECK(err.line == bad[i].line && strstr(err.what, bad[i].word),
+              "bad case `%s`: want line %d with `%s`, got line %d: %s", bad[i].name, bad[i].line,
+              bad[i].word, err.line, err.what);
+        CHECK(p.ranges == NULL && p.nranges == 0, "bad case `%s` leaves no ranges", bad[i].name);
+    }
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        mg_profile p;
+        mg_perr err;
+        int rc = mg_profile_parse(good[i].text, strlen(good[i].text), &p, &err);
+        CHECK(rc == 0, "good case `%s` rejected: line %d: %s", good[i].name, err.line, err.what);
+        if (rc) continue;
+        CHECK(p.coll == good[i].coll && p.p == good[i].p && p.nranges == good[i].nranges,
+              "good case `%s`: coll %d p %d ranges %d", good[i].name, p.coll, p.p, p.nranges);
+        mg_profile_free(&p);
+    }
+    test_dir();
+    return DONE();
+}

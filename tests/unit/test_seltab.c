@@ -1,0 +1,97 @@
+/* The flat selection table: lookups agree with a linear scan of every profile for random
+ * profiles and sizes (including range edges), absent (collective, p) finds nothing, and a
+ * damaged block is refused. */
+#include "check.h"
+#include "pure/names.h"
+#include "pure/seltab.h"
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A profile with n disjoint sorted ranges and gaps, algorithms from a small set. */
+static mg_profile random_profile(int coll, int p, int n) {
+    mg_profile pr = {0};
+    pr.coll = coll;
+    pr.p = p;
+    pr.nranges = n;
+    pr.ranges = calloc((size_t)(n ? n : 1), sizeof *pr.ranges);
+    int64_t at = (int64_t)(next() % 4);
+    for (int i = 0; i < n; i++) {
+        int64_t lo = at + (int64_t)(next() % 3), hi = lo + (int64_t)(next() % 5);
+        pr.ranges[i] = (mg_prange){lo, hi, (int)(next() % 20), i + 1};
+        at = hi + 1;
+    }
+    return pr;
+}
+
+int main(void) {
+    mg_profile_set set = {0};
+    int colls[] = {0, 2, 3, 6, 8, 10, 13, 14};
+    int nprof = 0;
+    set.v = calloc(64, sizeof *set.v);
+    set.file = calloc(64, sizeof *set.file);
+    set.cap = 64;
+    for (int ci = 0; ci < 8; ci++)
+        for (int p = 1; p <= 6; p++) {
+            int n = (int)(next() % 300);
+            if (ci == 3 && p == 2) n = 0; /* an empty profile selects nothing */
+            set.v[nprof] = random_profile(colls[ci], p * 3, n);
+            set.file[nprof] = strdup("mem");
+            nprof++;
+        }
+    set.n = nprof;
+    void *block = NULL;
+    size_t bytes = 0;
+    CHECK(mg_seltab_build(&set, &block, &bytes) == 0, "build");
+    mg_selview v;
+    CHECK(mg_seltab_view(block, bytes, &v) == 0, "view of a fresh block");
+    long lookups = 0, mism = 0;
+    for (int i = 0; i < set.n; i++) {
+        const mg_profile *pr = &set.v[i];
+        int found = mg_seltab_find(&v, pr->coll, pr->p);
+        CHECK(found >= 0, "profile %d (coll %d p %d) found", i, pr->coll, pr->p);
+        if (found < 0) continue;
+        int64_t top = pr->nranges ? pr->ranges[pr->nranges - 1].hi + 3 : 10;
+        for (int64_t m = 0; m <= top; m++) {
+            int want = mg_profile_select_linear(pr, m), got = mg_seltab_search(&v, found, m);
+            lookups++;
+            if (want != got) {
+                mism++;
+                if (mism < 10)
+                    CHECK(0, "coll %d p %d msize %lld: table %d, linear %d", pr->coll, pr->p,
+                          (long long)m, got, want);
+            }
+        }
+        CHECK(mg_seltab_search(&v, found, INT64_MAX) == mg_profile_select_linear(pr, INT64_MAX),
+              "INT64_MAX");
+    }
+    CHECK(mism == 0, "%ld of %ld lookups differ", mism, lookups);
+    CHECK(mg_seltab_find(&v, 0, 5) < 0 && mg_seltab_find(&v, 1, 3) < 0, "absent pairs");
+
+    /* damaged blocks */
+    CHECK(mg_seltab_view(block, bytes - 8, &v) != 0, "short block refused");
+    char *copy = malloc(bytes);
+    memcpy(copy, block, bytes);
+    copy[0] ^= 1;
+    CHECK(mg_seltab_view(copy, bytes, &v) != 0, "bad magic refused");
+    free(copy);
+    CHECK(mg_seltab_view(NULL, 0, &v) != 0, "NULL refused");
+
+    /* no profiles at all */
+    mg_profile_set none = {0};
+    void *b2 = NULL;
+    size_t n2 = 0;
+    CHECK(mg_seltab_build(&none, &b2, &n2) == 0 && mg_seltab_view(b2, n2, &v) == 0, "empty");
+    CHECK(mg_seltab_find(&v, 0, 4) < 0, "empty table finds nothing");
+    free(b2);
+    free(block);
+    mg_profile_set_free(&set);
+    return DONE();
+}

@@ -1,0 +1,153 @@
+/* Rank 0's reading of the configuration, with a table standing in for the environment:
+ * forced syntaxes, precedence MPIGUIDE_* > PGMPI_PARAMS > argv (argv only with MPIGUIDE_ARGV=1),
+ * each bad input reported once under the name of its source, MPIGUIDE_OFF reading nothing. */
+#include "check.h"
+#include "core/settings.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct var {
+    const char *name, *value;
+} var;
+
+static const char *table_get(void *ctx, const char *name) {
+    for (const var *v = ctx; v->name; v++)
+        if (!strcmp(v->name, name)) return v->value;
+    return NULL;
+}
+
+typedef struct log {
+    int errors;
+    char where[16][128], what[16][512];
+} log_t;
+
+static void collect(void *ctx, int error, const char *where, const char *what) {
+    log_t *l = ctx;
+    if (!error) return;
+    if (l->errors < 16) {
+        snprintf(l->where[l->errors], sizeof l->where[0], "%s", where);
+        snprintf(l->what[l->errors], sizeof l->what[0], "%s", what);
+    }
+    l->errors++;
+}
+
+static int read_with(const var *vars, int argc, char **argv, mg_settings *s, log_t *l) {
+    mg_env env = {table_get, (void *)vars, argc, argv};
+    char path[256];
+    void *seltab = NULL;
+    mg_profile_set ps = {0};
+    *l = (log_t){0};
+    int n = mg_settings_read(&env, s, path, sizeof path, &seltab, &ps, collect, l);
+    free(seltab);
+    mg_profile_set_free(&ps);
+    return n;
+}
+
+static int alg(int coll, const char *name) {
+    return mpiguide_algorithm_id(coll, name);
+}
+
+int main(void) {
+    mg_settings s;
+    log_t l;
+    const int AR = MPIGUIDE_COLL_ALLREDUCE, AG = MPIGUIDE_COLL_ALLGATHER, BC = MPIGUIDE_COLL_BCAST;
+
+    /* the three forced syntaxes and both collective spellings */
+    int16_t forced[MPIGUIDE_COLL_COUNT];
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) forced[c] = -1;
+    l = (log_t){0};
+    int bad = mg_settings_parse_forced(
+        " allreduce=allreduce_as_reduce_bcast , MPI_Allgather=alg:allgather_as_alltoall,"
+        "bcast:alg=bcast_as_allgatherv,,scatter=default",
+        "T", forced, collect, &l);
+    CHECK(bad == 0 && l.errors == 0, "forced syntaxes: %d errors", bad);
+    CHECK(forced[AR] == alg(AR, "allreduce_as_reduce_bcast") &&
+              forced[AG] == alg(AG, "allgather_as_alltoall") &&
+              forced[BC] == alg(BC, "bcast_as_allgatherv") &&
+              forced[MPIGUIDE_COLL_SCATTER] == MPIGUIDE_COLL_SCATTER,
+          "forced entries");
+
+    /* bad forced entries: each one message naming the variable */
+    struct {
+        const char *spec, *word;
+    } badf[] = {{"allreduce", "expected collective=algorithm"},
+                {"allreducex=default", "unknown collective"},
+                {"exscan=default", "not intercepted"},
+                {"allreduce=allgather_as_alltoall", "unknown algorithm"},
+                {"allreduce=", "unknown algorithm"}};
+    for (size_t i = 0; i < sizeof badf / sizeof badf[0]; i++) {
+        l = (log_t){0};
+        for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) forced[c] = -1;
+        int n = mg_settings_parse_forced(badf[i].spec, "MPIGUIDE_ALG", forced, collect, &l);
+        CHECK(n == 1 && l.errors == 1 && !strcmp(l.where[0], "MPIGUIDE_ALG") &&
+                  strstr(l.what[0], badf[i].word),
+              "bad forced `%s`: %s: %s", badf[i].spec, l.where[0], l.what[0]);
+        CHECK(forced[AR] == -1, "bad forced `%s` leaves allreduce unforced", badf[i].spec);
+    }
+
+    /* precedence: MPIGUIDE_ALG over PGMPI_PARAMS over argv, per collective */
+    char *argv[] = {"app",
+                    "--module=allreduce=alg:allreduce_as_reducescatter_allgatherv,"
+                    "bcast=bcast_as_scatter_allgather",
+                    "--unrelated", "--ppath=/nonexistent/argv", NULL};
+    var v1[] = {{"MPIGUIDE_ARGV", "1"},
+                {"PGMPI_PARAMS", "--module=allreduce=alg:allreduce_as_reducescatterblock_allgather "
+                                 "--module=allgather:alg=allgather_as_allreduce"},
+                {"MPIGUIDE_ALG", "allgather=allgather_as_gather_bcast"},
+                {NULL, NULL}};
+    read_with(v1, 4, argv, &s, &l);
+    CHECK(s.forced[AR] == alg(AR, "allreduce_as_reducescatterblock_allgather"),
+          "PGMPI_PARAMS beats argv");
+    CHECK(s.forced[AG] == alg(AG, "allgather_as_gather_bcast"), "MPIGUIDE_ALG beats PGMPI_PARAMS");
+    CHECK(s.forced[BC] == alg(BC, "bcast_as_scatter_allgather"), "argv fills the rest");
+    CHECK(l.errors == 1 && !strcmp(l.where[0], "/nonexistent/argv"),
+          "argv --ppath used and reported: %d %s", l.errors, l.where[0]);
+
+    /* argv ignored without MPIGUIDE_ARGV=1 */
+    var v2[] = {{NULL, NULL}};
+    read_with(v2, 4, argv, &s, &l);
+    CHECK(s.forced[BC] == -1 && l.errors == 0, "argv off by default");
+
+    /* MPIGUIDE_PROFILES beats --ppath; unknown PGMPI option; bad flag values */
+    var v3[] = {{"PGMPI_PARAMS", "--ppath=/nonexistent/pg --bogus=1 --config=/nonexistent/cfg"},
+                {"MPIGUIDE_PROFILES", "/nonexistent/env"},
+                {"MPIGUIDE_VERIFY", "yes"},
+                {"MPIGUIDE_REPORT", "/tmp/report.txt"},
+                {NULL, NULL}};
+    int n = read_with(v3, 0, NULL, &s, &l);
+    int saw_env = 0, saw_pg = 0, saw_bogus = 0, saw_verify = 0, saw_cfg = 0;
+    for (int i = 0; i < l.errors && i < 16; i++) {
+        saw_env |= !strcmp(l.where[i], "/nonexistent/env");
+        saw_pg |= !strcmp(l.where[i], "/nonexistent/pg");
+        saw_bogus |= !strcmp(l.where[i], "PGMPI_PARAMS") && strstr(l.what[i], "--bogus") != NULL;
+        saw_verify |= !strcmp(l.where[i], "MPIGUIDE_VERIFY");
+        saw_cfg |= !strcmp(l.where[i], "/nonexistent/cfg");
+    }
+    CHECK(n == 4 && saw_env && !saw_pg && saw_bogus && saw_verify && saw_cfg,
+          "v3: %d errors env %d pg %d bogus %d verify %d cfg %d", n, saw_env, saw_pg, saw_bogus,
+          saw_verify, saw_cfg);
+    CHECK(s.verify == 0 && s.report == MG_REPORT_FILE, "verify off after bad value; report file");
+
+    /* config file applies; MPIGUIDE_OFF reads nothing */
+    char cfg[] = "/tmp/mg_test_settings_XXXXXX";
+    int fd = mkstemp(cfg);
+    if (fd >= 0) {
+        const char *text = "size_msg_buffer_bytes 4096\nbad_key 1\ntune_user_ops 1\n";
+        if (write(fd, text, strlen(text)) < 0) CHECK(0, "write");
+        close(fd);
+        var v4[] = {{"MPIGUIDE_CONFIG", cfg}, {"MPIGUIDE_REPORT", "1"}, {NULL, NULL}};
+        n = read_with(v4, 0, NULL, &s, &l);
+        CHECK(n == 1 && strstr(l.where[0], ":2") && s.cfg.size_msg_buffer_bytes == 4096 &&
+                  s.cfg.tune_user_ops == 1 && s.report == MG_REPORT_STDERR,
+              "config: %d errors, %s", n, l.where[0]);
+        var v5[] = {
+            {"MPIGUIDE_OFF", "1"}, {"MPIGUIDE_CONFIG", cfg}, {"MPIGUIDE_ALG", "x"}, {NULL, NULL}};
+        n = read_with(v5, 0, NULL, &s, &l);
+        CHECK(n == 0 && s.off == 1 && s.cfg.size_msg_buffer_bytes == 100000000 &&
+                  s.forced[AR] == -1,
+              "MPIGUIDE_OFF reads nothing");
+        unlink(cfg);
+    }
+    return DONE();
+}
