@@ -39,6 +39,9 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
         return MPI_SUCCESS;
     }
     unsigned f = mg_colls[coll].flags;
+    /* v-collectives select by p alone; their datatype arguments may be insignificant (and
+     * MPI_DATATYPE_NULL) on some ranks, so they are not even looked at. */
+    if (f & MG_CF_V) return MPI_SUCCESS;
     MPI_Datatype t;
     size_source(coll, a, s->rank, &s->count, &t);
     if (coll == MPIGUIDE_COLL_REDUCE_SCATTER) {
@@ -49,7 +52,7 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
     int tsize = 0;
     if ((rc = PMPI_Type_size(t, &tsize)) != MPI_SUCCESS) return rc;
     s->tsize = (size_t)tsize;
-    s->msize = (f & MG_CF_V) ? -1 : s->count * (int64_t)tsize;
+    s->msize = s->count * (int64_t)tsize;
     if (f & MG_CF_REDUCTION) {
         MPI_Aint lb;
         if ((rc = PMPI_Type_get_extent(t, &lb, &s->extent)) != MPI_SUCCESS) return rc;
