@@ -1,29 +1,73 @@
-/* PENDING: mock-ups of MPI_bcast (stubs until implemented). */
+/* Mock-ups of MPI_Bcast: GL9 (Allgatherv where only the root contributes) and GL10 (van de
+ * Geijn: Scatter + Allgather of the packed message, padded to p blocks of whole bytes). */
 #include "algorithms.h"
 #include "algutil.h"
+#include "packview.h"
 
+/* GL9: the root contributes count elements at displacement 0, everyone else nothing; with
+ * MPI_IN_PLACE the root's data is already in place and every other rank receives it at 0. */
 int mg_bcast_as_allgatherv(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
-    (void)a, (void)s, (void)x;
-    return MPI_ERR_INTERN;
+    if (s->msize == 0) return MPI_SUCCESS;
+    int *counts = x->ints, *displs = x->ints + s->p;
+    for (int i = 0; i < s->p; i++) {
+        counts[i] = i == a->root ? a->recvcount : 0;
+        displs[i] = 0;
+    }
+    return PMPI_Allgatherv(MPI_IN_PLACE, 0, a->recvtype, a->recvbuf, counts, displs, a->recvtype,
+                           a->comm);
 }
 
 void mg_bcast_as_allgatherv_need(const mg_args *a, const mg_shape *s, mg_need *need) {
-    mg_need_none(a, s, need);
+    mg_need_2p_ints(a, s, need);
 }
 
 unsigned mg_bcast_as_allgatherv_supports(const mg_args *a, const mg_shape *s) {
     return mg_supports_any(a, s);
 }
 
+/* Bytes per rank of GL10: the message of msize bytes padded up to a multiple of p. */
+static int64_t bcast_block(const mg_shape *s) {
+    return (s->msize + s->p - 1) / s->p;
+}
+
+/* GL10: the root packs the message into a buffer of p blocks of ceil(msize / p) bytes (the
+ * padding zeroed) and scatters it in place; every rank's block lands at its own offset, so the
+ * Allgather runs in place too. Non-roots unpack the first msize bytes; when their buffer is
+ * contiguous and no padding is needed, they receive into it directly. The root's buffer is
+ * only read. */
 int mg_bcast_as_scatter_allgather(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
-    (void)a, (void)s, (void)x;
-    return MPI_ERR_INTERN;
+    int rc = MPI_SUCCESS;
+    if (s->msize == 0 || s->p == 1) return MPI_SUCCESS;
+    int64_t blk = bcast_block(s);
+    size_t n = (size_t)s->msize, padded = (size_t)(blk * s->p);
+    char *full = x->msg;
+    if (s->rank == a->root) {
+        MG_TRY(mg_pack(a->recvbuf, a->recvcount, a->recvtype, full));
+        memset(full + n, 0, padded - n);
+        MG_TRY(PMPI_Scatter(full, (int)blk, MPI_BYTE, MPI_IN_PLACE, (int)blk, MPI_BYTE, a->root,
+                            a->comm));
+    } else {
+        const void *view = NULL;
+        if (padded == n) MG_TRY(mg_packed_view(a->recvbuf, a->recvcount, a->recvtype, &view));
+        if (view) full = (char *)view; /* recvbuf itself, which is not const */
+        MG_TRY(PMPI_Scatter(NULL, (int)blk, MPI_BYTE, full + s->rank * blk, (int)blk, MPI_BYTE,
+                            a->root, a->comm));
+    }
+    MG_TRY(PMPI_Allgather(MPI_IN_PLACE, (int)blk, MPI_BYTE, full, (int)blk, MPI_BYTE, a->comm));
+    if (s->rank != a->root && full == x->msg)
+        MG_TRY(mg_unpack(full, a->recvbuf, a->recvcount, a->recvtype));
+out:
+    return rc;
 }
 
 void mg_bcast_as_scatter_allgather_need(const mg_args *a, const mg_shape *s, mg_need *need) {
-    mg_need_none(a, s, need);
+    (void)a;
+    need->ints = 0;
+    need->msg = s->p > 1 ? (size_t)(bcast_block(s) * s->p) : 0;
 }
 
+/* The padded message is packed and unpacked with int byte counts. */
 unsigned mg_bcast_as_scatter_allgather_supports(const mg_args *a, const mg_shape *s) {
-    return mg_supports_any(a, s);
+    (void)a;
+    return MG_FITS_INT(bcast_block(s) * s->p) ? 0 : MPIGUIDE_DECLINE_OVERFLOW;
 }
