@@ -12,6 +12,7 @@ static const struct {
     {"selftest", mg_cmd_selftest, "under mpirun: run every algorithm next to the library's own"},
     {"analyze", mg_cmd_analyze, "no MPI: tables, summary, profiles, report from raw data"},
     {"compare", mg_cmd_compare, "no MPI: two OUTDIRs (libraries, machines) side by side"},
+    {"profile", mg_cmd_profile, "no MPI: `profile check FILE|DIR` validates tuned-mode profiles"},
     {"simulate", mg_cmd_simulate, "no MPI: TUW, binomial and direct Gatherv under the cost model"},
 };
 

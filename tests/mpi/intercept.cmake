@@ -308,3 +308,20 @@ ic_test(alloc_tuned NP 2 RUN env MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${IC}/big
   $<TARGET_FILE:intercept_alloc>
   EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
     "calls MPI_Allreduce total=10000 mockup=0 ")
+
+# --- `mpiguide profile check` (no MPI) ---
+function(ic_cli name)
+  cmake_parse_arguments(T "" "RC" "RUN;EXPECT" ${ARGN})
+  string(REPLACE ";" "@@" cmd "${T_RUN}")
+  string(REPLACE ";" "@@" expect "${T_EXPECT}")
+  add_test(NAME cli.${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT=${expect}"
+    "-DRC=${T_RC}" -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi/intercept_run.cmake)
+endfunction()
+ic_cli(profile_check_example RC 0 RUN $<TARGET_FILE:mpiguide_cli> profile check
+  ${CMAKE_SOURCE_DIR}/examples/profiles
+  EXPECT "MPI_Allgather, 4 processes, 4 ranges" "16-16 bytes +-> allgather_as_allreduce"
+    "32-32 bytes +-> allgather_as_alltoall" "64-128 bytes +-> allgather_as_allreduce"
+    "1024-2048 bytes +-> allgather_as_gather_bcast" "1 valid profile, 0 problems")
+ic_cli(profile_check_bad RC 2 RUN $<TARGET_FILE:mpiguide_cli> profile check ${IC}/bad_overlap
+  EXPECT "mpiguide: error: ${IC}/bad_overlap/bad.prf:7: range 50-200 overlaps"
+    "good_bcast.prf: MPI_Bcast, 3 processes, 2 ranges" "1 valid profile, 1 problem")

@@ -1,7 +1,8 @@
 # Driver of one interception test (tests/mpi/intercept.cmake): runs CMD (arguments separated
-# by @@), prints its output, then fails unless the exit code is 0 (nonzero when FAIL=1), every
-# EXPECT regex (separated by @@) matches stdout+stderr, no REJECT regex does, and, with
-# REPORT_FILE, every EXPECT_FILE regex matches that file. `SKIPPED:` marks a skipped case.
+# by @@), prints its output, then fails unless the exit code is 0 (nonzero when FAIL=1, exactly
+# RC when given), every EXPECT regex (separated by @@) matches stdout+stderr, no REJECT regex
+# does, and, with REPORT_FILE, every EXPECT_FILE regex matches that file. `SKIPPED:` marks a
+# skipped case.
 if(NOT CMAKE_SCRIPT_MODE_FILE)
   return() # tests/CMakeLists.txt includes every mpi/*.cmake; this one is only a cmake -P script
 endif()
@@ -17,7 +18,11 @@ execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARI
 set(all "${out}\n${err}")
 message("${all}")
 set(problems "")
-if(FAIL)
+if(NOT RC STREQUAL "")
+  if(NOT rc EQUAL RC)
+    string(APPEND problems "exit code ${rc}, expected ${RC}\n")
+  endif()
+elseif(FAIL)
   if(rc EQUAL 0)
     string(APPEND problems "expected a failing exit code, got 0\n")
   endif()

@@ -1,0 +1,78 @@
+/* `mpiguide profile check FILE|DIR...`: validates performance profiles without MPI, with the
+ * parser and loader the library uses at MPI_Init, and prints what each one selects. Exit 0
+ * when every profile is valid, 2 when any is not (INTERFACES.md section 3). */
+#include "cli.h"
+#include "pure/names.h"
+#include "pure/profile.h"
+#include <stdio.h>
+#include <string.h>
+
+static void print_diag(void *ctx, int error, const char *where, const char *what) {
+    (void)ctx;
+    fprintf(stderr, "mpiguide: %s: %s: %s\n", error ? "error" : "warning", where, what);
+}
+
+static void show(const mg_profile *p, const char *file) {
+    printf("%s: %s, %d processes, %d range%s\n", file, mg_names_coll_name(p->coll), p->p,
+           p->nranges, p->nranges == 1 ? "" : "s");
+    if (p->mpi_library[0] || p->nodes || p->ppn || p->datatype[0] || p->operation[0] ||
+        p->date[0]) {
+        printf("  measured with:");
+        if (p->mpi_library[0]) printf(" mpi_library=%s", p->mpi_library);
+        if (p->nodes) printf(" nodes=%d", p->nodes);
+        if (p->ppn) printf(" ppn=%d", p->ppn);
+        if (p->datatype[0]) printf(" datatype=%s", p->datatype);
+        if (p->operation[0]) printf(" operation=%s", p->operation);
+        if (p->date[0]) printf(" date=%s", p->date);
+        printf("\n");
+    }
+    int vcoll = (mg_names_coll_flags(p->coll) & MG_CF_V) != 0;
+    char what[64];
+    for (int i = 0; i < p->nranges; i++) {
+        const mg_prange *r = &p->ranges[i];
+        if (vcoll)
+            snprintf(what, sizeof what, "every size");
+        else
+            snprintf(what, sizeof what, "%lld-%lld bytes", (long long)r->lo, (long long)r->hi);
+        printf("  %-28s -> %s\n", what, mg_names_alg_name(r->alg));
+    }
+    if (!vcoll || !p->nranges)
+        printf("  %-28s -> default (the library's own %s)\n",
+               p->nranges ? "other sizes" : "every size", mg_names_coll_name(p->coll));
+}
+
+static int usage(FILE *f, int rc) {
+    fprintf(f, "usage: mpiguide profile check FILE|DIR...\n"
+               "Validates performance profiles (the format of docs/interception.md) without MPI,\n"
+               "as libmpiguide loads them with MPIGUIDE_PROFILES, and prints the algorithm each\n"
+               "message-size range selects. A directory means every regular file in it.\n"
+               "Exit 0 when all are valid, 2 when any problem was found (one `mpiguide: error:`\n"
+               "line each).\n");
+    return rc;
+}
+
+int mg_cmd_profile(int argc, char **argv) {
+    if (argc < 2) return usage(stderr, 2);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return usage(stdout, 0);
+    if (strcmp(argv[1], "check")) {
+        fprintf(stderr, "mpiguide: error: %s: unknown profile subcommand (try check)\n", argv[1]);
+        return 2;
+    }
+    if (argc < 3) return usage(stderr, 2);
+    int errors = 0, shown = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) return usage(stdout, 0);
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "mpiguide: error: %s: unknown option of profile check\n", argv[i]);
+            return 2;
+        }
+        mg_profile_set set = {0};
+        errors += mg_profiles_load(argv[i], &set, print_diag, NULL);
+        for (int k = 0; k < set.n; k++) show(&set.v[k], set.file[k]);
+        shown += set.n;
+        mg_profile_set_free(&set);
+    }
+    printf("%d valid profile%s, %d problem%s\n", shown, shown == 1 ? "" : "s", errors,
+           errors == 1 ? "" : "s");
+    return errors ? 2 : 0;
+}
