@@ -43,13 +43,14 @@ static inline unsigned mg_red_avoid_reduce_scatter_bug(const mg_shape *s) {
     return 0;
 }
 
-/* Open MPI (4.1): the ring Allreduce receives into temporary buffers without shifting them by
- * the true lower bound, so a datatype whose data does not start at offset 0 overruns the heap.
- * Mock-ups whose inner call is Allreduce decline such datatypes (the user's own MPI_Reduce,
- * MPI_Reduce_scatter(_block) do not use that code). */
+/* Open MPI (4.1): the ring Allreduce, which its decision rules pick for commutative ops from a
+ * few KiB on, receives into temporary buffers without shifting them by the true lower bound, so
+ * a datatype whose data does not start at offset 0 overruns the heap. Mock-ups whose inner call
+ * is Allreduce decline such calls (the user's own Reduce and Reduce_scatter(_block) do not use
+ * that code, so a mock-up must not bring it in). */
 static inline unsigned mg_red_avoid_allreduce_bug(const mg_shape *s) {
 #if defined(OPEN_MPI)
-    if (s->true_lb != 0 && s->p > 1 && s->count > 0) return MPIGUIDE_DECLINE_DATATYPE;
+    if (s->commute && s->true_lb != 0 && s->p > 1 && s->count > 0) return MPIGUIDE_DECLINE_DATATYPE;
 #else
     (void)s;
 #endif
