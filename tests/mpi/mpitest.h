@@ -3,6 +3,7 @@
 #ifndef MG_MPITEST_H
 #define MG_MPITEST_H
 
+#include "mpiguide.h"
 #include <mpi.h>
 
 /* MPI_Init plus the launcher checks (--np=N on the command line). Aborts loudly on mismatch. */
@@ -12,7 +13,13 @@ void mt_check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* Agrees over MPI_COMM_WORLD whether every rank passed; prints the summary on rank 0,
  * finalizes and returns the exit code. */
 int mt_finish(void);
+/* Records one case without printing (for failures already reported in full once). */
+void mt_count(int ok);
 int mt_rank(void);
 int mt_size(void);
+
+/* The library's own collective (PMPI_, no mpiguide code) on the arguments of an mpiguide call:
+ * the reference the mock-ups are compared with. */
+int mt_reference(int coll, const mpiguide_args *a);
 
 #endif

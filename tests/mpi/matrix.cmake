@@ -1,0 +1,31 @@
+# The correctness matrix (issue 2): every non-default algorithm against the library's own
+# collective on its pairwise case list, at every np of MG_MATRIX_NPS. One test per algorithm and
+# np (mpi.matrix.<algorithm>.np<N>), so a deadlocking algorithm cannot hide the others' results;
+# each prints its case count, how many cases the mock-up itself ran, and names failing cases.
+# Rerun one case: matrix --np=N --alg=NAME --case=K; --list prints the case list.
+set(MG_MATRIX_SOURCES mpi/matrix_main.c mpi/matrix_cases.c mpi/matrix_types.c
+  mpi/matrix_buffers.c mpi/matrix_args.c)
+mg_mpi_test(matrix SOURCES ${MG_MATRIX_SOURCES} NPS) # the executable; tests below
+
+# The algorithms are the rows of the registry table (test-only rows are not in libmpiguide).
+set(MG_ALGDEF ${CMAKE_SOURCE_DIR}/src/algorithms/algorithms.def)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${MG_ALGDEF})
+file(STRINGS ${MG_ALGDEF} MG_ALG_ROWS REGEX "^MG_ALG\\(")
+set(MG_MATRIX_ALGS "")
+foreach(row ${MG_ALG_ROWS})
+  if(row MATCHES "MG_AF_TESTONLY")
+    continue()
+  endif()
+  string(REGEX REPLACE "^MG_ALG\\([A-Z_]+, *([a-z0-9_]+),.*" "\\1" alg "${row}")
+  list(APPEND MG_MATRIX_ALGS ${alg})
+endforeach()
+
+foreach(alg ${MG_MATRIX_ALGS})
+  foreach(np ${MG_MATRIX_NPS})
+    add_test(NAME mpi.matrix.${alg}.np${np}
+      COMMAND timeout 300 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}
+              $<TARGET_FILE:matrix> ${MPIEXEC_POSTFLAGS} --np=${np} --alg=${alg} --case-timeout=60)
+    set_tests_properties(mpi.matrix.${alg}.np${np} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}"
+      PROCESSORS 2)
+  endforeach()
+endforeach()

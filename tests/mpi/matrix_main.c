@@ -1,0 +1,331 @@
+/* The correctness matrix: every non-default algorithm of the registry, through the public API
+ * only, on its pairwise case list; each case runs the library's own collective and then the
+ * algorithm on identical inputs and compares every buffer byte for byte. Fails on a mismatch,
+ * an error, an undocumented decline or any fallback other than a documented decline.
+ * A case that does not finish within --case-timeout seconds (default 60) aborts the job naming
+ * the case, so a deadlocking algorithm does not hide the report of the others' cases.
+ *   matrix --np=N [--alg=NAME[,NAME...]] [--case=K] [--list] [--verbose] [--case-timeout=S] */
+#include "matrix.h"
+#include "mpitest.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+
+#define MAX_PRINTED 3 /* failing cases printed in full per algorithm and rank */
+
+static struct {
+    const char *algs; /* comma-separated names, NULL: all */
+    int only_case;    /* -1: all */
+    int list, verbose;
+    int case_timeout; /* seconds */
+    const char *argv0;
+} opt = {NULL, -1, 0, 0, 60, "matrix"};
+
+/* The case in progress, for the watchdog. */
+static char current[512];
+
+static void watchdog(int sig) {
+    (void)sig;
+    static const char head[] = "FATAL: case did not finish in time (deadlock?): ";
+    ssize_t w = write(2, head, sizeof head - 1);
+    w += write(2, current, strlen(current));
+    w += write(2, "\n", 1);
+    (void)w;
+    _exit(3);
+}
+
+typedef struct stats {
+    int cases, ran, declined, failed;
+    double seconds;
+} stats;
+
+static int usage(const char *bad) {
+    if (mt_rank() == 0)
+        fprintf(stderr,
+                "matrix: error: %s: unknown or malformed option\n"
+                "usage: matrix --np=N [--alg=NAME[,NAME...]] [--case=K] [--list] [--verbose] "
+                "[--case-timeout=S]\n",
+                bad);
+    return 0;
+}
+
+static int parse(int argc, char **argv) {
+    opt.argv0 = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        char *end;
+        if (!strncmp(s, "--np=", 5)) continue; /* mt_init's */
+        if (!strncmp(s, "--alg=", 6) && s[6]) {
+            opt.algs = s + 6;
+        } else if (!strncmp(s, "--case=", 7)) {
+            opt.only_case = (int)strtol(s + 7, &end, 10);
+            if (end == s + 7 || *end || opt.only_case < 0) return usage(s);
+        } else if (!strncmp(s, "--case-timeout=", 15)) {
+            opt.case_timeout = (int)strtol(s + 15, &end, 10);
+            if (end == s + 15 || *end || opt.case_timeout < 0) return usage(s);
+        } else if (!strcmp(s, "--list")) {
+            opt.list = 1;
+        } else if (!strcmp(s, "--verbose")) {
+            opt.verbose = 1;
+        } else {
+            return usage(s);
+        }
+    }
+    return 1;
+}
+
+static int selected(int alg) {
+    if (!opt.algs) return 1;
+    const char *name = mpiguide_algorithm_name(alg);
+    size_t len = strlen(name);
+    for (const char *s = opt.algs; *s;) {
+        const char *comma = strchr(s, ',');
+        size_t n = comma ? (size_t)(comma - s) : strlen(s);
+        if (n == len && !strncmp(s, name, n)) return 1;
+        s += n + (comma ? 1 : 0);
+    }
+    return 0;
+}
+
+/* The communicators of the comm dimension, all returning errors to the caller. */
+static void make_comms(MPI_Comm comms[MX_NCOMMS]) {
+    int rank;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    comms[MX_COMM_WORLD] = MPI_COMM_WORLD;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comms[MX_COMM_DUP]);
+    PMPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &comms[MX_COMM_PARITY]);
+    PMPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &comms[MX_COMM_REVERSED]);
+    for (int i = 0; i < MX_NCOMMS; i++) PMPI_Comm_set_errhandler(comms[i], MPI_ERRORS_RETURN);
+}
+
+static void free_comms(MPI_Comm comms[MX_NCOMMS]) {
+    for (int i = 1; i < MX_NCOMMS; i++) PMPI_Comm_free(&comms[i]);
+}
+
+static const char *outcome_name(int o) {
+    static const char *names[] = {"RAN_DEFAULT", "RAN_MOCKUP", "FALLBACK_ARGS", "FALLBACK_MEMORY",
+                                  "FALLBACK_OFF"};
+    return o >= 0 && o <= 4 ? names[o] : "none";
+}
+
+/* Appends one reason to the case's failure text. */
+static void note(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(char *why, size_t len, const char *fmt, ...) {
+    size_t at = strlen(why);
+    if (at + 3 >= len) return;
+    if (at) strcat(why, "; "), at += 2;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why + at, len - at, fmt, ap);
+    va_end(ap);
+}
+
+static const char *errstr(int rc) {
+    static char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (PMPI_Error_string(rc, s, &len) != MPI_SUCCESS) snprintf(s, sizeof s, "error %d", rc);
+    return s;
+}
+
+typedef struct result {
+    int fail, ran, declined;
+} result;
+
+/* One case on this rank: reference, algorithm, comparison; then the agreement over the
+ * communicator on what ran. Failures are described in why. */
+static result run_case(int alg, int k, const mx_case *c, MPI_Comm comms[MX_NCOMMS], char *why,
+                       size_t len) {
+    int coll = mpiguide_algorithm_collective(alg);
+    MPI_Comm comm = comms[(int)c->v[MX_COMM]];
+    result r = {0, 0, 0};
+    mx_setup S;
+    mx_buf ref[MX_NBUFS], got[MX_NBUFS];
+    memset(ref, 0, sizeof ref);
+    memset(got, 0, sizeof got);
+    why[0] = 0;
+    if (mx_setup_case(coll, c, comm, &S)) {
+        note(why, len, "the matrix has no argument setup for %s", mpiguide_collective_name(coll));
+        r.fail = 1;
+        mx_setup_free(&S);
+        return r;
+    }
+    int wrank;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    for (int b = 0; b < MX_NBUFS; b++) {
+        if (!S.has[b]) continue;
+        if (mx_buf_alloc(&ref[b], S.T, S.n[b], S.defined[b])) {
+            note(why, len, "out of memory");
+            r.fail = 1;
+            goto out;
+        }
+        uint64_t seed =
+            ((uint64_t)alg << 40) ^ ((uint64_t)k << 20) ^ ((uint64_t)wrank << 4) ^ (uint64_t)b;
+        mx_buf_fill(&ref[b], seed, S.values);
+        if (mx_buf_clone(&got[b], &ref[b])) {
+            note(why, len, "out of memory");
+            r.fail = 1;
+            goto out;
+        }
+    }
+    mpiguide_args aref, agot;
+    mx_bind(&S, ref, &aref);
+    mx_bind(&S, got, &agot);
+
+    mx_reset_op_calls();
+    int rc_ref = mt_reference(coll, &aref);
+    long foreign_ref = mx_foreign_op_calls();
+    mx_reset_op_calls();
+    int outcome = -1;
+    unsigned declined = 0;
+    int rc = mpiguide_run(alg, &agot, &outcome, &declined);
+    long foreign = mx_foreign_op_calls();
+
+    if (rc_ref != MPI_SUCCESS) note(why, len, "the reference PMPI call failed: %s", errstr(rc_ref));
+    if (foreign_ref)
+        note(why, len,
+             "the library's own call invoked the user op with a foreign datatype %ld times",
+             foreign_ref);
+    if (rc != MPI_SUCCESS) note(why, len, "mpiguide_run returned %s", errstr(rc));
+    if (foreign)
+        note(why, len, "the user op was called %ld times with a datatype the program never passed",
+             foreign);
+    if (outcome == MPIGUIDE_FALLBACK_ARGS) {
+        unsigned mask = mpiguide_algorithm_declines(alg);
+        r.declined = 1;
+        if (!declined || (declined & ~mask))
+            note(why, len, "declined with reason 0x%x, not in its documented mask 0x%x", declined,
+                 mask);
+    } else if (outcome == MPIGUIDE_RAN_MOCKUP) {
+        r.ran = 1;
+    } else {
+        note(why, len, "outcome %s (expected RAN_MOCKUP or a documented decline)",
+             outcome_name(outcome));
+    }
+    static const char *names[MX_NBUFS] = {"sendbuf", "recvbuf"};
+    for (int b = 0; b < MX_NBUFS; b++) {
+        char msg[600];
+        if (S.has[b] && mx_buf_diff(&ref[b], &got[b], names[b], msg, sizeof msg))
+            note(why, len, "%s", msg);
+    }
+    /* Every rank of the communicator must have made the same decision. */
+    int mine[4] = {outcome, -outcome, (int)declined, -(int)declined}, all[4];
+    PMPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, comm);
+    if (all[0] != -all[1] || all[2] != -all[3])
+        note(why, len, "ranks disagree on the outcome (here %s) or the decline reason",
+             outcome_name(outcome));
+    r.fail = why[0] != 0;
+out:
+    for (int b = 0; b < MX_NBUFS; b++) {
+        mx_buf_free(&ref[b]);
+        mx_buf_free(&got[b]);
+    }
+    mx_setup_free(&S);
+    return r;
+}
+
+static void run_algorithm(int alg, stats *st) {
+    int coll = mpiguide_algorithm_collective(alg);
+    const char *name = mpiguide_algorithm_name(alg);
+    mx_case cases[MX_MAXCASES];
+    int n = mx_cases(coll, cases, MX_MAXCASES);
+    memset(st, 0, sizeof *st);
+    if (n < 0) {
+        mt_check(0, "%s: the pairwise generator could not cover the tables", name);
+        st->failed = 1;
+        return;
+    }
+    char desc[256], why[4096];
+    if (opt.list) {
+        if (mt_rank() == 0)
+            for (int k = 0; k < n; k++) {
+                mx_describe(coll, &cases[k], desc, sizeof desc);
+                printf("%s case %d: %s\n", name, k, desc);
+            }
+        st->cases = n;
+        return;
+    }
+    MPI_Comm comms[MX_NCOMMS];
+    make_comms(comms);
+    double t0 = PMPI_Wtime();
+    int printed = 0, printed0 = 0;
+    for (int k = 0; k < n; k++) {
+        if (opt.only_case >= 0 && k != opt.only_case) continue;
+        mx_describe(coll, &cases[k], desc, sizeof desc);
+        if (opt.verbose && mt_rank() == 0) {
+            printf("%s case %d: %s\n", name, k, desc);
+            fflush(stdout);
+        }
+        snprintf(current, sizeof current, "rank %d: %s case %d [%s]", mt_rank(), name, k, desc);
+        alarm((unsigned)opt.case_timeout);
+        result r = run_case(alg, k, &cases[k], comms, why, sizeof why);
+        alarm(0);
+        if (opt.verbose && mt_rank() == 0) {
+            printf("  -> %s%s\n",
+                   r.ran        ? "ran"
+                   : r.declined ? "declined"
+                                : "default",
+                   r.fail ? ", FAILED" : "");
+            fflush(stdout);
+        }
+        if (r.fail && printed++ < MAX_PRINTED)
+            mt_check(0, "%s case %d [%s]: %s", name, k, desc, why);
+        else
+            mt_count(!r.fail);
+        /* agree over the whole job: failed anywhere, ran everywhere, declined anywhere */
+        int mine[3] = {r.fail, !r.ran, r.declined}, all[3];
+        PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        st->cases++;
+        st->ran += !all[1];
+        st->declined += all[2];
+        st->failed += all[0];
+        if (all[0] && mt_rank() == 0 && printed0++ < MAX_PRINTED) {
+            printf("FAILED %s case %d [%s]; rerun alone: mpiexec -n %d %s --np=%d --alg=%s "
+                   "--case=%d\n",
+                   name, k, desc, mt_size(), opt.argv0, mt_size(), name, k);
+            fflush(stdout);
+        }
+    }
+    st->seconds = PMPI_Wtime() - t0;
+    free_comms(comms);
+}
+
+int main(int argc, char **argv) {
+    mt_init(&argc, &argv);
+    if (!parse(argc, argv)) {
+        mt_check(0, "command line");
+        return mt_finish();
+    }
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = mpiguide_init();
+    mt_check(rc == MPI_SUCCESS, "mpiguide_init returned %d", rc);
+    mx_types_create();
+    signal(SIGALRM, watchdog);
+    int nalg = mpiguide_algorithm_count(), total = 0, nrun = 0;
+    if (mt_rank() == 0 && !opt.list)
+        printf("%-44s %-22s %5s %5s %8s %6s %8s\n", "algorithm", "collective", "cases", "ran",
+               "declined", "failed", "seconds");
+    for (int alg = 0; alg < nalg; alg++) {
+        int coll = mpiguide_algorithm_collective(alg);
+        const char *g = mpiguide_algorithm_guideline(alg);
+        if (mpiguide_default_algorithm(coll) == alg || !selected(alg)) continue;
+        if (!opt.algs && g && !strncmp(g, "TEST ONLY", 9)) continue; /* deliberately wrong */
+        stats st;
+        run_algorithm(alg, &st);
+        total += st.cases;
+        nrun++;
+        if (mt_rank() == 0 && !opt.list) {
+            printf("%-44s %-22s %5d %5d %8d %6d %8.2f%s\n", mpiguide_algorithm_name(alg),
+                   mpiguide_collective_name(coll), st.cases, st.ran, st.declined, st.failed,
+                   st.seconds, st.failed ? "  FAIL" : "");
+            fflush(stdout);
+        }
+    }
+    if (mt_rank() == 0) printf("%d algorithm(s), %d case(s) at np=%d\n", nrun, total, mt_size());
+    mt_check(nrun > 0 || opt.list, "no algorithm matched --alg=%s", opt.algs ? opt.algs : "");
+    mx_types_free();
+    mpiguide_finalize();
+    return mt_finish();
+}
