@@ -1,0 +1,281 @@
+/* The call under test: arguments and buffers of every collective with regular counts (or the
+ * v-collectives' per-rank counts), allocated once per measurement; how it runs (an algorithm
+ * through mpiguide_run, the public MPI_* name, or nothing); and the --verify comparison. */
+#include "harness.h"
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+MPI_Datatype mg_bench_datatype(const char *n) {
+    if (!strcmp(n, "MPI_BYTE")) return MPI_BYTE;
+    if (!strcmp(n, "MPI_CHAR")) return MPI_CHAR;
+    if (!strcmp(n, "MPI_SIGNED_CHAR")) return MPI_SIGNED_CHAR;
+    if (!strcmp(n, "MPI_UNSIGNED_CHAR")) return MPI_UNSIGNED_CHAR;
+    if (!strcmp(n, "MPI_SHORT")) return MPI_SHORT;
+    if (!strcmp(n, "MPI_UNSIGNED_SHORT")) return MPI_UNSIGNED_SHORT;
+    if (!strcmp(n, "MPI_INT")) return MPI_INT;
+    if (!strcmp(n, "MPI_UNSIGNED")) return MPI_UNSIGNED;
+    if (!strcmp(n, "MPI_LONG")) return MPI_LONG;
+    if (!strcmp(n, "MPI_UNSIGNED_LONG")) return MPI_UNSIGNED_LONG;
+    if (!strcmp(n, "MPI_LONG_LONG")) return MPI_LONG_LONG;
+    if (!strcmp(n, "MPI_FLOAT")) return MPI_FLOAT;
+    if (!strcmp(n, "MPI_DOUBLE")) return MPI_DOUBLE;
+    return MPI_DATATYPE_NULL;
+}
+
+MPI_Op mg_bench_op(const char *n) {
+    if (!strcmp(n, "MPI_MAX")) return MPI_MAX;
+    if (!strcmp(n, "MPI_MIN")) return MPI_MIN;
+    if (!strcmp(n, "MPI_SUM")) return MPI_SUM;
+    if (!strcmp(n, "MPI_PROD")) return MPI_PROD;
+    if (!strcmp(n, "MPI_LAND")) return MPI_LAND;
+    if (!strcmp(n, "MPI_LOR")) return MPI_LOR;
+    if (!strcmp(n, "MPI_LXOR")) return MPI_LXOR;
+    if (!strcmp(n, "MPI_BAND")) return MPI_BAND;
+    if (!strcmp(n, "MPI_BOR")) return MPI_BOR;
+    if (!strcmp(n, "MPI_BXOR")) return MPI_BXOR;
+    return MPI_OP_NULL;
+}
+
+/* ---- how a call runs ---- */
+static int run_alg(mg_call *c) {
+    return mpiguide_run(c->alg, &c->args, NULL, NULL);
+}
+
+/* The public name: under libmpiguide (linked, or LD_PRELOAD) this is the intercepted call,
+ * so forced (MPIGUIDE_ALG) and tuned (MPIGUIDE_PROFILES) selection applies. */
+static int run_tuned(mg_call *c) {
+    const mpiguide_args *a = &c->args;
+    switch (c->coll) {
+#define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
+    case MPIGUIDE_COLL_##ID:                                                                       \
+        return MPI_##Name D;
+#include "core/collectives.def"
+#undef MG_COLL
+    default:
+        return MPI_ERR_ARG;
+    }
+}
+
+static int run_empty(mg_call *c) {
+    (void)c;
+    return MPI_SUCCESS;
+}
+
+/* ---- buffers ---- */
+static void *alloc_bytes(size_t n, int *fail) {
+    void *p = malloc(n ? n : 1);
+    if (!p) *fail = 1;
+    return p;
+}
+
+static int *alloc_ints(int p, int *fail) {
+    int *v = calloc((size_t)p, sizeof(int));
+    if (!v) *fail = 1;
+    return v;
+}
+
+static int too_big(int64_t elems) {
+    return elems > INT_MAX;
+}
+
+int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype type, MPI_Op op,
+                  int root, MPI_Comm comm, const int64_t *vcounts, char *why, size_t whylen) {
+    memset(c, 0, sizeof *c);
+    int p, rank, fail = 0, tsize = 1;
+    PMPI_Comm_size(comm, &p);
+    PMPI_Comm_rank(comm, &rank);
+    if (type != MPI_DATATYPE_NULL) PMPI_Type_size(type, &tsize);
+    c->coll = coll;
+    c->alg = alg;
+    c->run = alg == MG_CALL_TUNED ? run_tuned : alg == MG_CALL_EMPTY ? run_empty : run_alg;
+    c->type = type;
+    c->tsize = tsize;
+    c->count = msize / tsize;
+    c->significant = 1;
+    int64_t n = c->count, pn = (int64_t)p * n;
+    size_t ts = (size_t)tsize;
+    mpiguide_args *a = &c->args;
+    a->comm = comm;
+    a->root = root;
+    a->op = op;
+    a->sendtype = a->recvtype = type;
+    if (alg == MG_CALL_EMPTY || coll == MPIGUIDE_COLL_BARRIER) {
+        c->significant = 0;
+        return 0;
+    }
+    int vcoll = coll == MPIGUIDE_COLL_GATHERV || coll == MPIGUIDE_COLL_SCATTERV;
+    int64_t total = pn; /* elements of the v-collectives' full vector */
+    if (vcounts && vcoll) {
+        total = 0;
+        for (int i = 0; i < p; i++) total += vcounts[i];
+    }
+    if (too_big(pn) || too_big(total)) {
+        snprintf(why, whylen, "%lld elements on %d ranks exceed int counts", (long long)n, p);
+        return -1;
+    }
+    a->sendcount = a->recvcount = (int)n;
+    switch (coll) {
+    case MPIGUIDE_COLL_ALLGATHER:
+        c->sbytes = (size_t)n * ts, c->rbytes = (size_t)pn * ts;
+        break;
+    case MPIGUIDE_COLL_ALLGATHERV:
+    case MPIGUIDE_COLL_ALLTOALLV:
+        c->sbytes = (size_t)(coll == MPIGUIDE_COLL_ALLTOALLV ? pn : n) * ts;
+        c->rbytes = (size_t)pn * ts;
+        c->rcounts = alloc_ints(p, &fail), c->rdispls = alloc_ints(p, &fail);
+        if (coll == MPIGUIDE_COLL_ALLTOALLV)
+            c->scounts = alloc_ints(p, &fail), c->sdispls = alloc_ints(p, &fail);
+        for (int i = 0; !fail && i < p; i++) {
+            c->rcounts[i] = (int)n, c->rdispls[i] = (int)(i * n);
+            if (c->scounts) c->scounts[i] = (int)n, c->sdispls[i] = (int)(i * n);
+        }
+        break;
+    case MPIGUIDE_COLL_ALLTOALL:
+    case MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK:
+        c->sbytes = (size_t)pn * ts;
+        c->rbytes = (size_t)(coll == MPIGUIDE_COLL_ALLTOALL ? pn : n) * ts;
+        break;
+    case MPIGUIDE_COLL_BCAST:
+        c->rbytes = (size_t)n * ts;
+        break;
+    case MPIGUIDE_COLL_ALLREDUCE:
+    case MPIGUIDE_COLL_SCAN:
+    case MPIGUIDE_COLL_EXSCAN:
+        c->sbytes = c->rbytes = (size_t)n * ts;
+        c->significant = coll != MPIGUIDE_COLL_EXSCAN || rank != 0;
+        break;
+    case MPIGUIDE_COLL_REDUCE:
+        c->sbytes = (size_t)n * ts;
+        c->rbytes = rank == root ? (size_t)n * ts : 0;
+        c->significant = rank == root;
+        break;
+    case MPIGUIDE_COLL_GATHER:
+        c->sbytes = (size_t)n * ts;
+        c->rbytes = rank == root ? (size_t)pn * ts : 0;
+        c->significant = rank == root;
+        break;
+    case MPIGUIDE_COLL_SCATTER:
+        c->sbytes = rank == root ? (size_t)pn * ts : 0;
+        c->rbytes = (size_t)n * ts;
+        break;
+    case MPIGUIDE_COLL_REDUCE_SCATTER:
+        c->sbytes = (size_t)n * ts;
+        c->rcounts = alloc_ints(p, &fail);
+        for (int i = 0; !fail && i < p; i++) c->rcounts[i] = (int)(n / p + (i < n % p));
+        c->rbytes = fail ? 0 : (size_t)c->rcounts[rank] * ts;
+        break;
+    case MPIGUIDE_COLL_GATHERV:
+    case MPIGUIDE_COLL_SCATTERV: {
+        int *cnt = alloc_ints(p, &fail), *dsp = alloc_ints(p, &fail);
+        int64_t off = 0;
+        for (int i = 0; !fail && i < p; i++) {
+            cnt[i] = (int)(vcounts ? vcounts[i] : n);
+            dsp[i] = (int)off;
+            off += cnt[i];
+        }
+        size_t mine = fail ? 0 : (size_t)cnt[rank] * ts, all = (size_t)off * ts;
+        if (coll == MPIGUIDE_COLL_GATHERV) {
+            c->rcounts = cnt, c->rdispls = dsp;
+            c->sbytes = mine, c->rbytes = rank == root ? all : 0;
+            a->sendcount = fail ? 0 : cnt[rank];
+            c->significant = rank == root;
+        } else {
+            c->scounts = cnt, c->sdispls = dsp;
+            c->sbytes = rank == root ? all : 0, c->rbytes = mine;
+            a->recvcount = fail ? 0 : cnt[rank];
+        }
+        break;
+    }
+    default:
+        snprintf(why, whylen, "collective %d unknown to the benchmark", coll);
+        return -1;
+    }
+    if (coll == MPIGUIDE_COLL_BCAST) {
+        c->rbuf = alloc_bytes(c->rbytes, &fail);
+        c->sbuf = c->rbuf;
+    } else {
+        c->sbuf = alloc_bytes(c->sbytes, &fail);
+        c->rbuf = alloc_bytes(c->rbytes, &fail);
+    }
+    a->sendbuf = c->sbuf;
+    a->recvbuf = c->rbuf;
+    a->sendcounts = c->scounts;
+    a->sdispls = c->sdispls;
+    a->recvcounts = c->rcounts;
+    a->rdispls = c->rdispls;
+    if (fail) {
+        mg_call_free(c);
+        snprintf(why, whylen, "out of memory for %lld-byte buffers", (long long)msize);
+        return -1;
+    }
+    mg_call_fill(c, rank);
+    return 0;
+}
+
+void mg_call_free(mg_call *c) {
+    if (c->sbuf != c->rbuf) free(c->sbuf);
+    free(c->rbuf);
+    free(c->ref);
+    free(c->scounts);
+    free(c->sdispls);
+    free(c->rcounts);
+    free(c->rdispls);
+    memset(c, 0, sizeof *c);
+}
+
+/* Element values 1..3: exact in every datatype, so sums and products of a few ranks are exact
+ * and independent of the order of reduction. */
+static void fill_typed(void *buf, size_t bytes, MPI_Datatype t, int tsize, int rank) {
+    size_t n = bytes / (size_t)tsize;
+    for (size_t i = 0; i < n; i++) {
+        int v = 1 + (int)((i + (size_t)rank) % 3);
+        char *e = (char *)buf + i * (size_t)tsize;
+        if (t == MPI_FLOAT) {
+            float f = (float)v;
+            memcpy(e, &f, sizeof f);
+        } else if (t == MPI_DOUBLE) {
+            double d = v;
+            memcpy(e, &d, sizeof d);
+        } else if (tsize == 1) {
+            *e = (char)v;
+        } else if (tsize == 2) {
+            int16_t x = (int16_t)v;
+            memcpy(e, &x, sizeof x);
+        } else if (tsize == 4) {
+            int32_t x = v;
+            memcpy(e, &x, sizeof x);
+        } else {
+            int64_t x = v;
+            memcpy(e, &x, sizeof x);
+        }
+    }
+}
+
+void mg_call_fill(mg_call *c, int rank) {
+    if (c->rbytes) memset(c->rbuf, 0xA5, c->rbytes);
+    if (c->coll == MPIGUIDE_COLL_BCAST) {
+        if (rank == c->args.root) fill_typed(c->rbuf, c->rbytes, c->type, c->tsize, rank);
+    } else if (c->sbytes) {
+        fill_typed(c->sbuf, c->sbytes, c->type, c->tsize, rank);
+    }
+}
+
+int mg_call_verify(mg_call *c, int rank, int *bad_rank) {
+    *bad_rank = -1;
+    if (c->rbytes && !c->ref && !(c->ref = malloc(c->rbytes))) return MPI_ERR_NO_MEM;
+    mg_call_fill(c, rank);
+    int rc = mpiguide_run(mpiguide_default_algorithm(c->coll), &c->args, NULL, NULL);
+    if (rc != MPI_SUCCESS) return rc;
+    if (c->rbytes) memcpy(c->ref, c->rbuf, c->rbytes);
+    mg_call_fill(c, rank);
+    if ((rc = c->run(c)) != MPI_SUCCESS) return rc;
+    int mine = c->significant && c->rbytes && memcmp(c->ref, c->rbuf, c->rbytes) ? rank : INT_MAX;
+    int first;
+    rc = PMPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->args.comm);
+    *bad_rank = first == INT_MAX ? -1 : first;
+    mg_call_fill(c, rank);
+    return rc;
+}

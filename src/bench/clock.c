@@ -1,0 +1,137 @@
+/* Clock synchronisation against rank 0, HCA style: in round k (k = 1, 2, 4, ...) rank r with
+ * r mod 2k = k fits a linear model of its clock against rank r - k from ping-pongs; the models
+ * are then composed down the binomial tree, so after ceil(log2 p) rounds and as many hops
+ * every rank maps its clock to rank 0's. Also the dissemination barrier and the harness set-up. */
+#include "harness.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_PING  9101
+#define TAG_MODEL 9102
+#define TAG_DISS  9103
+
+int mg_dissemination_barrier(MPI_Comm comm, int rank, int p) {
+    for (int k = 1; k < p; k <<= 1) {
+        int rc = PMPI_Sendrecv(NULL, 0, MPI_BYTE, (rank + k) % p, TAG_DISS, NULL, 0, MPI_BYTE,
+                               (rank - k + p) % p, TAG_DISS, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The reference side of one pair: answers every ping with its clock. */
+static int serve(MPI_Comm comm, int client, int n) {
+    for (int i = 0; i < n; i++) {
+        double dummy, now;
+        int rc = PMPI_Recv(&dummy, 1, MPI_DOUBLE, client, TAG_PING, comm, MPI_STATUS_IGNORE);
+        now = MPI_Wtime();
+        if (rc == MPI_SUCCESS) rc = PMPI_Send(&now, 1, MPI_DOUBLE, client, TAG_PING, comm);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The client side: fitpoints points of `exchanges` ping-pongs each, then the fit. */
+static int learn(MPI_Comm comm, int ref, int fitpoints, int exchanges, mg_clock_fit *fit) {
+    int rc = MPI_SUCCESS;
+    double *buf = malloc(sizeof(double) * (size_t)(3 * exchanges + 2 * fitpoints));
+    if (!buf) return MPI_ERR_NO_MEM;
+    double *t1 = buf, *tr = t1 + exchanges, *t2 = tr + exchanges;
+    double *x = t2 + exchanges, *y = x + fitpoints;
+    for (int f = 0; f < fitpoints && rc == MPI_SUCCESS; f++) {
+        for (int e = 0; e < exchanges && rc == MPI_SUCCESS; e++) {
+            double ping = 0.0;
+            t1[e] = MPI_Wtime();
+            rc = PMPI_Send(&ping, 1, MPI_DOUBLE, ref, TAG_PING, comm);
+            if (rc == MPI_SUCCESS)
+                rc = PMPI_Recv(&tr[e], 1, MPI_DOUBLE, ref, TAG_PING, comm, MPI_STATUS_IGNORE);
+            t2[e] = MPI_Wtime();
+        }
+        mg_clock_point(t1, tr, t2, exchanges, &x[f], &y[f]);
+    }
+    if (rc == MPI_SUCCESS) mg_clock_fit_points(x, y, fitpoints, fit);
+    free(buf);
+    return rc;
+}
+
+int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, mg_clock_model *model, double *err) {
+    int rank, p, rc = MPI_SUCCESS;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &p);
+    mg_clock_fit pair = {{0.0, 0.0, 0.0}, 0.0, 0.0, 0};
+    int top = 1;
+    while (top < p) top <<= 1;
+    /* rounds: fit against the parent r - lowbit(r) */
+    for (int k = 1; k < p && rc == MPI_SUCCESS; k <<= 1) {
+        if (rank % (2 * k) == k)
+            rc = learn(comm, rank - k, fitpoints, exchanges, &pair);
+        else if (rank % (2 * k) == 0 && rank + k < p)
+            rc = serve(comm, rank + k, fitpoints * exchanges);
+    }
+    /* composition, highest round first: a parent's model is final before its child asks */
+    double mine[4] = {0.0, 0.0, 0.0, 0.0}; /* x0, a, b, error (to rank 0) */
+    for (int k = top / 2; k >= 1 && rc == MPI_SUCCESS; k >>= 1) {
+        if (rank % (2 * k) == 0 && rank + k < p) {
+            rc = PMPI_Send(mine, 4, MPI_DOUBLE, rank + k, TAG_MODEL, comm);
+        } else if (rank % (2 * k) == k) {
+            double parent[4];
+            rc = PMPI_Recv(parent, 4, MPI_DOUBLE, rank - k, TAG_MODEL, comm, MPI_STATUS_IGNORE);
+            mg_clock_model pm = {parent[0], parent[1], parent[2]};
+            mg_clock_model c = mg_clock_compose(&pair.m, &pm);
+            mine[0] = c.x0, mine[1] = c.a, mine[2] = c.b;
+            mine[3] = sqrt(parent[3] * parent[3] + pair.rms * pair.rms);
+        }
+    }
+    if (rc != MPI_SUCCESS) return rc;
+    model->x0 = mine[0], model->a = mine[1], model->b = mine[2];
+    return PMPI_Allreduce(&mine[3], err, 1, MPI_DOUBLE, MPI_MAX, comm);
+}
+
+/* The time every rank needs to learn an agreed value: twice the slowest of a few small
+ * allreduces, plus the clock error on both sides and a margin. Same on all ranks. */
+static int measure_slack(mg_harness *h) {
+    double worst = 0.0, in[3] = {0, 0, 0}, out[3];
+    for (int i = 0; i < 5; i++) {
+        double t = MPI_Wtime();
+        int rc = PMPI_Allreduce(in, out, 3, MPI_DOUBLE, MPI_MAX, h->hcomm);
+        if (rc != MPI_SUCCESS) return rc;
+        t = MPI_Wtime() - t;
+        if (i > 0 && t > worst) worst = t; /* the first one may set up connections */
+    }
+    double all;
+    int rc = PMPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, h->hcomm);
+    h->slack = 2.0 * all + 4.0 * h->clock_err + 5e-6;
+    return rc;
+}
+
+int mg_harness_sync_clocks(mg_harness *h) {
+    if (!h->need_clock) return MPI_SUCCESS;
+    int rc = mg_clock_sync(h->hcomm, h->fitpoints, h->exchanges, &h->clock, &h->clock_err);
+    return rc == MPI_SUCCESS ? measure_slack(h) : rc;
+}
+
+int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
+    memset(h, 0, sizeof *h);
+    int rc = PMPI_Comm_dup(world, &h->comm);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_dup(world, &h->hcomm);
+    if (rc != MPI_SUCCESS) return rc;
+    PMPI_Comm_rank(h->comm, &h->rank);
+    PMPI_Comm_size(h->comm, &h->p);
+    h->sync = o->sync;
+    h->runtime = o->runtime;
+    h->need_clock = o->sync == MG_SYNC_WINDOW || o->sync == MG_SYNC_ROUNDTIME ||
+                    o->runtime == MG_RUNTIME_GLOBAL;
+    h->fitpoints = o->fitpoints;
+    h->exchanges = o->exchanges;
+    h->window = o->window_us * 1e-6;
+    h->barrier_count = o->barrier_count;
+    rc = mg_harness_sync_clocks(h);
+    if (rc == MPI_SUCCESS && !h->need_clock) rc = measure_slack(h);
+    return rc;
+}
+
+void mg_harness_free(mg_harness *h) {
+    if (h->comm != MPI_COMM_NULL && h->comm) PMPI_Comm_free(&h->comm);
+    if (h->hcomm != MPI_COMM_NULL && h->hcomm) PMPI_Comm_free(&h->hcomm);
+}

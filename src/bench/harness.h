@@ -1,0 +1,157 @@
+/* Internals of the measurement harness: communicators and synchronised clock, the call under
+ * test with its buffers, the observation loop, the raw writer and the progress line. */
+#ifndef MG_BENCH_HARNESS_H
+#define MG_BENCH_HARNESS_H
+
+#include "mpiguide.h"
+#include "pure/bench_clock.h"
+#include "pure/bench_nrep.h"
+#include "pure/bench_opts.h"
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- harness: communicators, clock, synchronisation ---- */
+typedef struct mg_harness {
+    MPI_Comm comm;  /* the calls under test run here (a duplicate of the world) */
+    MPI_Comm hcomm; /* synchronisation, decisions and result collection (another duplicate) */
+    int rank, p;
+    int sync;    /* mg_sync_method */
+    int runtime; /* mg_runtime_type */
+    int need_clock;
+    mg_clock_model clock; /* this rank's clock -> rank 0's clock */
+    double clock_err;     /* max over ranks of the model's residual error (seconds) */
+    int fitpoints, exchanges;
+    double window;         /* window sync: seconds; 0 = measure per call */
+    int64_t barrier_count; /* roundtime: barrier after this many missed starts (0: never) */
+    double slack;          /* time to agree on a start (seconds, same on all ranks) */
+} mg_harness;
+
+int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
+void mg_harness_free(mg_harness *h);
+/* Fits the clock models again and re-measures the slack (collective; no-op without a clock). */
+int mg_harness_sync_clocks(mg_harness *h);
+/* HCA-style clock synchronisation on comm: fits each rank's model against rank 0; *err gets
+ * the largest residual error over ranks (on every rank). */
+int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, mg_clock_model *model, double *err);
+/* Dissemination barrier on PMPI point-to-point: ceil(log2 p) rounds of zero-byte messages. */
+int mg_dissemination_barrier(MPI_Comm comm, int rank, int p);
+
+static inline double mg_gtime(const mg_harness *h, double local) {
+    return mg_clock_apply(&h->clock, local);
+}
+
+/* ---- the call under test ---- */
+#define MG_CALL_TUNED (-2) /* the public MPI_* name */
+#define MG_CALL_EMPTY (-3) /* nothing (harness cost) */
+
+typedef struct mg_call {
+    int coll, alg; /* registry id, MG_CALL_TUNED or MG_CALL_EMPTY */
+    int (*run)(struct mg_call *c);
+    mpiguide_args args;
+    MPI_Datatype type;
+    int tsize;
+    int64_t count;
+    void *sbuf, *rbuf, *ref;
+    size_t sbytes, rbytes;
+    int *scounts, *sdispls, *rcounts, *rdispls;
+    int significant; /* the receive buffer holds a defined result on this rank */
+} mg_call;
+
+MPI_Datatype mg_bench_datatype(const char *name); /* MPI_DATATYPE_NULL when unknown */
+MPI_Op mg_bench_op(const char *name);             /* MPI_OP_NULL when unknown */
+/* Allocates the buffers and arguments of coll with msize bytes (elements of `type`; the
+ * v-collectives take vcounts[i] elements from rank i when vcounts is not NULL). Returns 0, or
+ * -1 with a reason in why (counts beyond int, out of memory). Identical outcome on all ranks. */
+int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype type, MPI_Op op,
+                  int root, MPI_Comm comm, const int64_t *vcounts, char *why, size_t whylen);
+void mg_call_free(mg_call *c);
+/* Deterministic inputs (and a sentinel in the receive buffers) for verification. */
+void mg_call_fill(mg_call *c, int rank);
+/* Runs the default and c's algorithm on the same inputs and compares the results; returns 0 on
+ * success with *bad_rank = -1, or the lowest rank whose result differs (collective). */
+int mg_call_verify(mg_call *c, int rank, int *bad_rank);
+
+/* ---- observations ---- */
+typedef struct mg_obs_plan {
+    int64_t nmax;
+    double budget;       /* seconds; 0: none */
+    mg_nrep_state *rule; /* rank 0: NREP rule fed with each runtime (needs stream) */
+    int stream;          /* all ranks: collect each runtime on rank 0 and let it decide */
+} mg_obs_plan;
+
+typedef struct mg_obs {
+    int64_t cap, n;
+    double *t0, *t1; /* local timestamps */
+    int *flag;       /* window/roundtime: 0 valid, 1 start missed, 2 window overrun */
+    double *work;    /* collection buffer (3 cap) */
+    double *runtime; /* rank 0 after mg_obs_collect */
+    int *gflag;      /* rank 0 after mg_obs_collect: flags combined over ranks */
+    double last;     /* stream mode, rank 0: runtime of the last observation */
+} mg_obs;
+
+int mg_obs_alloc(mg_obs *o, int64_t cap, int rank);
+void mg_obs_free(mg_obs *o);
+/* The observation loop: up to plan->nmax observations of c under h's synchronisation. Stops
+ * early, on every rank after the same observation, when rank 0 finds the budget spent or the
+ * rule satisfied. Nothing is allocated. Returns an MPI error code. */
+int mg_observe(mg_harness *h, mg_call *c, const mg_obs_plan *plan, mg_obs *o);
+/* Runtimes (local: max over ranks of the local time; global: latest end minus earliest start
+ * on the synchronised clock) and combined flags of o's observations, on rank 0. */
+int mg_obs_collect(mg_harness *h, mg_obs *o);
+
+/* ---- raw output (rank 0) ---- */
+typedef struct mg_raw_writer {
+    int fd;
+    int with_flag;
+    char *buf;
+    size_t cap;
+} mg_raw_writer;
+
+/* Header lines (#@key=value) for h and o; collective (counts nodes); text on rank 0. raw: a raw
+ * file (with nrep, warmup ...), else the predicted-nrep file. */
+int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *extra, char *out,
+                    size_t outlen);
+int mg_raw_open(mg_raw_writer *w, const char *path, int append, int with_flag);
+int mg_raw_write_text(mg_raw_writer *w, const char *text);
+/* All rows of one measurement in a single write (a killed run keeps whole measurements). */
+int mg_raw_write_meas(mg_raw_writer *w, const char *test, const char *alg, int64_t msize,
+                      const double *rt, const int *flag, int64_t n);
+void mg_raw_close(mg_raw_writer *w);
+
+/* ---- the measurements of a run ---- */
+typedef struct mg_job {
+    int coll, alg; /* registry id or MG_CALL_TUNED */
+    const char *algname;
+    int64_t msize, nrep;
+    int done; /* complete in the file being resumed */
+} mg_job;
+
+typedef struct mg_joblist {
+    int n, cap;
+    mg_job *v;
+} mg_joblist;
+
+/* (call, msize, algorithm) in the order of the options; nrep from nt (may be NULL) or o->nrep.
+ * Returns 0, 1 (out of memory) or 2 after a usage message on rank 0; same on every rank. */
+int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l, int rank);
+/* `mpiguide: KIND: WHERE: WHAT` on stderr, from rank 0 only. */
+void mg_say(int rank, const char *kind, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A whole file, NUL-terminated; NULL when it cannot be read. */
+char *mg_read_all(const char *path, size_t *len);
+
+/* ---- progress on stderr (rank 0) ---- */
+typedef struct mg_progress {
+    int on, tty;
+    int64_t total, done;
+    double t_begin, t_last;
+    int live; /* a live line is on the terminal */
+} mg_progress;
+
+void mg_progress_begin(mg_progress *pr, int64_t total, int quiet, int rank);
+void mg_progress_step(mg_progress *pr, const char *call, const char *alg, int64_t msize);
+void mg_progress_end(mg_progress *pr);
+/* Clears a live line before another message goes to stderr. */
+void mg_progress_clear(mg_progress *pr);
+
+#endif

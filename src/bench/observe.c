@@ -1,0 +1,249 @@
+/* The observation loop. Inside the timed region there is only the call: t0 = MPI_Wtime(), the
+ * call through one function pointer, t1 = MPI_Wtime(). Synchronisation, stop decisions and
+ * result collection happen outside it, and nothing is allocated per observation. */
+#include "harness.h"
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mg_obs_alloc(mg_obs *o, int64_t cap, int rank) {
+    memset(o, 0, sizeof *o);
+    if (cap < 1) cap = 1;
+    o->cap = cap;
+    o->t0 = malloc(sizeof(double) * (size_t)cap);
+    o->t1 = malloc(sizeof(double) * (size_t)cap);
+    o->flag = calloc((size_t)cap, sizeof(int));
+    o->work = malloc(sizeof(double) * 3 * (size_t)cap);
+    int ok = o->t0 && o->t1 && o->flag && o->work;
+    if (rank == 0) {
+        o->runtime = malloc(sizeof(double) * 3 * (size_t)cap); /* also the reduce target */
+        o->gflag = malloc(sizeof(int) * (size_t)cap);
+        ok = ok && o->runtime && o->gflag;
+    }
+    if (!ok) mg_obs_free(o);
+    return ok ? 0 : -1;
+}
+
+void mg_obs_free(mg_obs *o) {
+    free(o->t0);
+    free(o->t1);
+    free(o->flag);
+    free(o->work);
+    free(o->runtime);
+    free(o->gflag);
+    memset(o, 0, sizeof *o);
+}
+
+/* Flags are combined with MAX over ranks; a missed start must win over an overrun. */
+enum { CODE_OK = 0, CODE_OVERRUN = 1, CODE_MISSED = 2 };
+static int flag_of_code(double c) {
+    return c >= CODE_MISSED ? 1 : c >= CODE_OVERRUN ? 2 : 0;
+}
+
+/* Stream mode: this observation's runtime (and whether it is valid) on rank 0. */
+static int stream_runtime(mg_harness *h, mg_obs *o, int64_t i, int code) {
+    double in[4] = {o->t1[i] - o->t0[i], 0.0, 0.0, (double)code}, out[4];
+    if (h->runtime == MG_RUNTIME_GLOBAL) {
+        in[1] = mg_gtime(h, o->t1[i]);
+        in[2] = -mg_gtime(h, o->t0[i]);
+    }
+    int rc = PMPI_Reduce(in, out, 4, MPI_DOUBLE, MPI_MAX, 0, h->hcomm);
+    if (h->rank == 0) {
+        o->last = h->runtime == MG_RUNTIME_GLOBAL ? out[1] + out[2] : out[0];
+        if (out[3] > 0) o->last = -1.0; /* flagged: not fed to the rule */
+    }
+    return rc;
+}
+
+/* Rank 0 decides whether observation i was the last one; every rank learns it. */
+static int decide(mg_harness *h, const mg_obs_plan *pl, mg_obs *o, int64_t i, double tm0, int code,
+                  int already, int *stop) {
+    int rc = MPI_SUCCESS, s = already;
+    if (pl->stream) {
+        rc = stream_runtime(h, o, i, code);
+        if (h->rank == 0 && pl->rule && o->last >= 0.0 && mg_nrep_add(pl->rule, o->last)) s = 1;
+    }
+    if (h->rank == 0 && pl->budget > 0.0 && MPI_Wtime() - tm0 >= pl->budget) s = 1;
+    if (rc == MPI_SUCCESS) rc = PMPI_Bcast(&s, 1, MPI_INT, 0, h->hcomm);
+    *stop = s;
+    return rc;
+}
+
+static int loop_barrier(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs *o) {
+    int (*run)(mg_call *) = c->run;
+    int decisions = pl->budget > 0.0 || pl->stream, rc = MPI_SUCCESS, stop = 0;
+    double tm0 = MPI_Wtime();
+    for (int64_t i = 0; i < pl->nmax && !stop; i++) {
+        rc = h->sync == MG_SYNC_MPIBARRIER ? PMPI_Barrier(h->hcomm)
+                                           : mg_dissemination_barrier(h->hcomm, h->rank, h->p);
+        if (rc != MPI_SUCCESS) return rc;
+        double t0 = MPI_Wtime();
+        rc = run(c);
+        double t1 = MPI_Wtime();
+        if (rc != MPI_SUCCESS) return rc;
+        o->t0[i] = t0;
+        o->t1[i] = t1;
+        o->flag[i] = CODE_OK;
+        o->n = i + 1;
+        if (decisions && i + 1 < pl->nmax &&
+            (rc = decide(h, pl, o, i, tm0, CODE_OK, 0, &stop)) != MPI_SUCCESS)
+            return rc;
+    }
+    return rc;
+}
+
+/* Waits until the synchronised clock reaches `start`; returns how late it already was (0 when
+ * on time). Far from the start it yields the core (more ranks than cores must still make
+ * progress), the last 20 microseconds it spins. */
+static double wait_until(const mg_harness *h, double start) {
+    double now = mg_gtime(h, MPI_Wtime());
+    if (now > start) return now - start;
+    while (now < start) {
+        if (start - now > 20e-6) sched_yield();
+        now = mg_gtime(h, MPI_Wtime());
+    }
+    return 0.0;
+}
+
+/* Round-time: each observation starts at a global time agreed after the previous one (the
+ * latest end over ranks plus the slack); one allreduce per observation carries the end times,
+ * how late the latest rank was (a missed start) and rank 0's budget decision. After a miss the
+ * slack grows by the lateness; while starts are met it shrinks back towards the measured one. */
+static int loop_roundtime(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs *o) {
+    int (*run)(mg_call *) = c->run;
+    double slack = h->slack, start = 0.0, tm0 = MPI_Wtime();
+    int64_t misses = 0;
+    int rc = MPI_SUCCESS, stop = 0;
+    if (h->rank == 0) start = mg_gtime(h, MPI_Wtime()) + slack;
+    if ((rc = PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, h->hcomm)) != MPI_SUCCESS) return rc;
+    for (int64_t i = 0; i < pl->nmax && !stop; i++) {
+        double late = wait_until(h, start);
+        double t0 = MPI_Wtime();
+        rc = run(c);
+        double t1 = MPI_Wtime();
+        if (rc != MPI_SUCCESS) return rc;
+        o->t0[i] = t0;
+        o->t1[i] = t1;
+        o->n = i + 1;
+        double in[3] = {mg_gtime(h, t1), late, 0.0}, out[3];
+        if (h->rank == 0 && pl->budget > 0.0 && MPI_Wtime() - tm0 >= pl->budget) in[2] = 1.0;
+        if ((rc = PMPI_Allreduce(in, out, 3, MPI_DOUBLE, MPI_MAX, h->hcomm)) != MPI_SUCCESS)
+            return rc;
+        o->flag[i] = out[1] > 0.0 ? CODE_MISSED : CODE_OK;
+        stop = out[2] > 0.0;
+        if (out[1] > 0.0) {
+            misses++;
+            slack = slack + out[1] < 0.1 ? slack + out[1] : 0.1;
+        } else {
+            misses = 0;
+            slack = slack * 0.9 > h->slack ? slack * 0.9 : h->slack;
+        }
+        if (pl->stream && i + 1 < pl->nmax &&
+            (rc = decide(h, pl, o, i, tm0, o->flag[i], stop, &stop)) != MPI_SUCCESS)
+            return rc;
+        if (stop || i + 1 == pl->nmax) break;
+        if (h->barrier_count > 0 && misses >= h->barrier_count) {
+            /* re-synchronise the processes, then agree on a fresh start */
+            misses = 0;
+            if ((rc = PMPI_Barrier(h->hcomm)) != MPI_SUCCESS) return rc;
+            if (h->rank == 0) start = mg_gtime(h, MPI_Wtime()) + slack;
+            if ((rc = PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, h->hcomm)) != MPI_SUCCESS) return rc;
+        } else {
+            /* stream mode spent a reduce and a broadcast since the allreduce */
+            start = out[0] + (pl->stream ? 3.0 : 1.0) * slack;
+        }
+    }
+    return rc;
+}
+
+/* The window size when none was given: twice the slowest of a few barrier-synchronised calls
+ * plus the clock error on both sides and a margin. */
+static int auto_window(mg_harness *h, mg_call *c, double *w) {
+    double worst = 0.0;
+    for (int i = 0; i < 3; i++) {
+        int rc = mg_dissemination_barrier(h->hcomm, h->rank, h->p);
+        double t0 = MPI_Wtime();
+        if (rc == MPI_SUCCESS) rc = c->run(c);
+        double t = MPI_Wtime() - t0;
+        if (rc != MPI_SUCCESS) return rc;
+        if (t > worst) worst = t;
+    }
+    double all;
+    int rc = PMPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, h->hcomm);
+    *w = 2.0 * all + 4.0 * h->clock_err + 10e-6;
+    return rc;
+}
+
+/* Window: observation i runs in [T0 + i W, T0 + (i + 1) W) on the synchronised clock. The
+ * schedule is fixed in advance, so rank 0 turns the budget into a number of windows before
+ * the first one and no message is exchanged between observations. */
+static int loop_window(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs *o) {
+    int (*run)(mg_call *) = c->run;
+    double w = h->window;
+    int rc = MPI_SUCCESS;
+    if (w <= 0.0 && (rc = auto_window(h, c, &w)) != MPI_SUCCESS) return rc;
+    double plan[3] = {0.0, w, (double)pl->nmax};
+    if (h->rank == 0) {
+        plan[0] = mg_gtime(h, MPI_Wtime()) + 2.0 * h->slack + w;
+        if (pl->budget > 0.0 && pl->budget / w < plan[2]) plan[2] = floor(pl->budget / w + 1e-9);
+        if (plan[2] < 1.0) plan[2] = 1.0;
+    }
+    if ((rc = PMPI_Bcast(plan, 3, MPI_DOUBLE, 0, h->hcomm)) != MPI_SUCCESS) return rc;
+    int64_t n = (int64_t)plan[2];
+    for (int64_t i = 0; i < n; i++) {
+        double start = plan[0] + (double)i * plan[1];
+        int missed = wait_until(h, start) > 0.0;
+        double t0 = MPI_Wtime();
+        rc = run(c);
+        double t1 = MPI_Wtime();
+        if (rc != MPI_SUCCESS) return rc;
+        o->t0[i] = t0;
+        o->t1[i] = t1;
+        o->flag[i] = missed                              ? CODE_MISSED
+                     : mg_gtime(h, t1) > start + plan[1] ? CODE_OVERRUN
+                                                         : CODE_OK;
+        o->n = i + 1;
+    }
+    return rc;
+}
+
+int mg_observe(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs *o) {
+    mg_obs_plan plan = *pl;
+    if (plan.nmax > o->cap) plan.nmax = o->cap;
+    o->n = 0;
+    switch (h->sync) {
+    case MG_SYNC_ROUNDTIME:
+        return loop_roundtime(h, c, &plan, o);
+    case MG_SYNC_WINDOW:
+        return loop_window(h, c, &plan, o);
+    default:
+        return loop_barrier(h, c, &plan, o);
+    }
+}
+
+int mg_obs_collect(mg_harness *h, mg_obs *o) {
+    int64_t n = o->n;
+    double *in = o->work;
+    for (int64_t i = 0; i < n; i++) {
+        if (h->runtime == MG_RUNTIME_GLOBAL) {
+            in[i] = mg_gtime(h, o->t1[i]);
+            in[n + i] = -mg_gtime(h, o->t0[i]);
+        } else {
+            in[i] = o->t1[i] - o->t0[i];
+            in[n + i] = 0.0;
+        }
+        in[2 * n + i] = (double)o->flag[i];
+    }
+    if (n == 0) return MPI_SUCCESS;
+    if (n > INT32_MAX / 3) return MPI_ERR_COUNT;
+    int rc = PMPI_Reduce(in, o->runtime, (int)(3 * n), MPI_DOUBLE, MPI_MAX, 0, h->hcomm);
+    if (rc != MPI_SUCCESS || h->rank != 0) return rc;
+    double *out = o->runtime;
+    for (int64_t i = 0; i < n; i++) {
+        o->gflag[i] = flag_of_code(out[2 * n + i]);
+        /* runtime[i] overwrites out[i] only after out[i] and out[n + i] were read */
+        out[i] = h->runtime == MG_RUNTIME_GLOBAL ? out[i] + out[n + i] : out[i];
+    }
+    return MPI_SUCCESS;
+}

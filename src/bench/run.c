@@ -1,0 +1,339 @@
+/* `mpiguide bench`: turns options into a list of measurements (call, algorithm, msize), checks
+ * everything that can be wrong before the first observation (algorithm names, root, the nrep
+ * file, the file to resume), then measures each one in turn and writes its rows. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+#include "harness.h"
+#include "pure/bench_raw.h"
+#include "pure/bench_summary.h"
+#include "pure/problems.h"
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Rank 0: reads the nrep file. 0, or 2 after a message. */
+static int load_nrep(const mg_bench_opts *o, mg_nrep_table *t) {
+    size_t len;
+    char *text = mg_read_all(o->nrep_file, &len);
+    if (!text) {
+        mg_say(0, "error", o->nrep_file, "cannot read the nrep file (--nrep-file)");
+        return 2;
+    }
+    char err[600];
+    int rc = mg_nrep_table_parse(text, o->nrep_file, t, err, sizeof err);
+    free(text);
+    if (rc) mg_say(0, "error", err, "bad nrep file");
+    return rc;
+}
+
+/* Rank 0 with --resume: marks complete measurements, checks the header describes the same
+ * kind of run, and cuts an unfinished trailing measurement. *fresh: write a header. */
+static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist *l, int *fresh) {
+    size_t len = 0;
+    char *text = mg_read_all(o->output_file, &len);
+    *fresh = 1;
+    if (!text) return 0; /* nothing to resume: start */
+    mg_raw_scan s;
+    char err[600];
+    if (mg_raw_scan_text(text, len, o->output_file, &s, err, sizeof err)) {
+        free(text);
+        mg_say(0, "error", err, "cannot resume this file (--resume)");
+        return 2;
+    }
+    free(text);
+    char want[6][64];
+    const char *keys[6] = {"nprocs",   "procsync",  "runtime_type",
+                           "datatype", "operation", "root_proc"};
+    snprintf(want[0], sizeof want[0], "%d", p);
+    snprintf(want[1], sizeof want[1], "%s", mg_sync_name(h->sync));
+    snprintf(want[2], sizeof want[2], "%s", mg_runtime_name(h->runtime));
+    snprintf(want[3], sizeof want[3], "%s", o->datatype);
+    snprintf(want[4], sizeof want[4], "%s", o->op);
+    snprintf(want[5], sizeof want[5], "%d", o->root);
+    int rc = 0;
+    for (int k = 0; k < 6 && s.nkeys; k++) {
+        const char *v = mg_raw_get(&s, keys[k]);
+        if (v && strcmp(v, want[k])) {
+            mg_say(0, "error", "--resume", "%s was measured with %s=%s, this run has %s",
+                   o->output_file, keys[k], v, want[k]);
+            rc = 2;
+        }
+    }
+    if (!rc) {
+        *fresh = s.nkeys == 0;
+        for (int i = 0; i < l->n; i++)
+            l->v[i].done = mg_raw_done(&s, mpiguide_collective_name(l->v[i].coll), l->v[i].algname,
+                                       l->v[i].msize);
+        if (s.keep < len && truncate(o->output_file, (off_t)s.keep)) {
+            mg_say(0, "error", o->output_file, "cannot cut the unfinished measurement (--resume)");
+            rc = 1;
+        }
+        if (!rc && s.dropped)
+            mg_say(0, "warning", "--resume", "%lld rows of an unfinished measurement dropped",
+                   (long long)s.dropped);
+    }
+    mg_raw_scan_free(&s);
+    return rc;
+}
+
+static int bcast_status(int st, MPI_Comm comm) {
+    PMPI_Bcast(&st, 1, MPI_INT, 0, comm);
+    return st;
+}
+
+/* ---- one measurement ---- */
+typedef struct runstate {
+    const mg_bench_opts *o;
+    mg_harness h;
+    mg_raw_writer w;
+    int write_raw, summary_header;
+    MPI_Datatype type;
+    MPI_Op op;
+    uint64_t seed;
+    int exit;
+    mg_progress pr;
+} runstate;
+
+static void print_summary(runstate *rs, const mg_job *j, const mg_obs *o) {
+    unsigned m = rs->o->summary;
+    if (!rs->summary_header) {
+        printf("# test alg msize n_valid%s%s%s%s\n", m & MG_SUMMARY_MIN ? " min" : "",
+               m & MG_SUMMARY_MEDIAN ? " median ci95_lo ci95_hi" : "",
+               m & MG_SUMMARY_MEAN ? " mean" : "", m & MG_SUMMARY_MAX ? " max" : "");
+        rs->summary_header = 1;
+    }
+    double *v = malloc(sizeof(double) * (size_t)(o->n ? o->n : 1));
+    if (!v) return;
+    size_t n = 0;
+    for (int64_t i = 0; i < o->n; i++)
+        if (o->gflag[i] == 0) v[n++] = o->runtime[i];
+    mg_bench_summary s;
+    mg_bench_summarize(v, n, &s);
+    printf("%s %s %lld %zu", mpiguide_collective_name(j->coll), j->algname, (long long)j->msize, n);
+    if (m & MG_SUMMARY_MIN) printf(" %.10f", s.min);
+    if (m & MG_SUMMARY_MEDIAN) printf(" %.10f %.10f %.10f", s.median, s.ci_lo, s.ci_hi);
+    if (m & MG_SUMMARY_MEAN) printf(" %.10f", s.mean);
+    if (m & MG_SUMMARY_MAX) printf(" %.10f", s.max);
+    printf("\n");
+    fflush(stdout);
+    free(v);
+}
+
+/* Per-rank counts of an irregular problem for Gatherv/Scatterv (NULL: regular counts). */
+static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
+    const mg_bench_opts *o = rs->o;
+    if (!o->irregular[0] || (j->coll != MPIGUIDE_COLL_GATHERV && j->coll != MPIGUIDE_COLL_SCATTERV))
+        return NULL;
+#ifdef MG_HAVE_PROBLEMS
+    int64_t *counts = malloc(sizeof(int64_t) * (size_t)p);
+    if (counts)
+        mg_problem_counts(mg_problem_parse(o->irregular), p, j->msize / (int64_t)sizeof(int),
+                          o->rho, rs->seed, counts);
+    return counts;
+#else
+    (void)p;
+    return NULL;
+#endif
+}
+
+static int measure(runstate *rs, const mg_job *j) {
+    mg_harness *h = &rs->h;
+    const mg_bench_opts *o = rs->o;
+    const char *cname = mpiguide_collective_name(j->coll);
+    char why[200] = "", where[300];
+    snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
+    int rc = mg_harness_sync_clocks(h);
+    if (rc != MPI_SUCCESS) return rc;
+
+    int irregular =
+        o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV || j->coll == MPIGUIDE_COLL_SCATTERV);
+    int64_t *vcounts = problem_counts(rs, j, h->p);
+    mg_call c;
+    int bad = mg_call_setup(&c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
+                            o->root, h->comm, vcounts, why, sizeof why) != 0;
+    free(vcounts);
+    mg_obs obs;
+    int obs_bad = bad || mg_obs_alloc(&obs, j->nrep, h->rank) != 0;
+    int any_bad;
+    PMPI_Allreduce(&obs_bad, &any_bad, 1, MPI_INT, MPI_MAX, h->hcomm);
+    if (any_bad) {
+        mg_progress_clear(&rs->pr);
+        mg_say(h->rank, "warning", where, "skipped: %s",
+               why[0] ? why
+                      : "out of memory for the "
+                        "observation arrays");
+        if (!bad) mg_call_free(&c);
+        if (!obs_bad) mg_obs_free(&obs);
+        return MPI_SUCCESS;
+    }
+
+    /* probe: does the algorithm itself run (the decision is the same on every rank)? */
+    int outcome = MPIGUIDE_RAN_DEFAULT;
+    unsigned declined = 0;
+    rc = j->alg == MG_CALL_TUNED ? c.run(&c) : mpiguide_run(j->alg, &c.args, &outcome, &declined);
+    if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
+        outcome != MPIGUIDE_RAN_MOCKUP) {
+        mg_progress_clear(&rs->pr);
+        mg_say(h->rank, "warning", where, "skipped: the default ran instead (%s)",
+               outcome == MPIGUIDE_FALLBACK_MEMORY ? "scratch need beyond size_msg_buffer_bytes"
+               : outcome == MPIGUIDE_FALLBACK_OFF  ? "mpiguide is not initialised"
+                                                   : "the algorithm declines these arguments");
+        goto out;
+    }
+    if (rc == MPI_SUCCESS && o->verify && j->alg != mpiguide_default_algorithm(j->coll)) {
+        int bad_rank;
+        rc = mg_call_verify(&c, h->rank, &bad_rank);
+        if (rc == MPI_SUCCESS && h->rank == 0) {
+            mg_progress_clear(&rs->pr);
+            if (bad_rank < 0) {
+                fprintf(stderr, "mpiguide: verify: %s: pass\n", where);
+            } else {
+                mg_say(0, "error", where, "verify: result differs from the default on rank %d",
+                       bad_rank);
+                rs->exit = 1;
+            }
+        }
+    }
+    for (int64_t i = 1; rc == MPI_SUCCESS && i < o->warmup; i++) rc = c.run(&c);
+    if (rc != MPI_SUCCESS) goto out;
+
+    mg_obs_plan plan = {j->nrep, o->time_ms / 1000.0, NULL, 0};
+    if ((rc = mg_observe(h, &c, &plan, &obs)) != MPI_SUCCESS) goto out;
+    if ((rc = mg_obs_collect(h, &obs)) != MPI_SUCCESS) goto out;
+    if (h->rank == 0) {
+        if (rs->write_raw &&
+            mg_raw_write_meas(&rs->w, cname, j->algname, j->msize, obs.runtime, obs.gflag, obs.n)) {
+            mg_say(0, "error", o->output_file ? o->output_file : "stdout", "write failed");
+            rs->exit = 1;
+        }
+        if (o->summary) print_summary(rs, j, &obs);
+    }
+out:
+    mg_call_free(&c);
+    mg_obs_free(&obs);
+    return rc;
+}
+
+int mg_bench_run(const mg_bench_opts *o) {
+    int rank, p;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &p);
+    runstate rs;
+    memset(&rs, 0, sizeof rs);
+    rs.o = o;
+    rs.type = mg_bench_datatype(o->datatype);
+    rs.op = mg_bench_op(o->op);
+    int st = 0;
+    if (o->root >= p) {
+        mg_say(rank, "error", "--root", "%d is not a rank of %d processes", o->root, p);
+        return 2;
+    }
+    if (o->table) {
+        mg_say(rank, "error", "--table", "the Table 1-5 layout is not available in this build");
+        return 2;
+    }
+#ifndef MG_HAVE_PROBLEMS
+    if (o->irregular[0]) {
+        mg_say(rank, "error", "--irregular",
+               "the problem generator is not built into this mpiguide");
+        return 2;
+    }
+#endif
+    mg_nrep_table nt = {0, NULL};
+    if (o->nrep_file) {
+        if (rank == 0) st = load_nrep(o, &nt);
+        if ((st = bcast_status(st, MPI_COMM_WORLD))) return st;
+        /* every rank needs the same table: broadcast it */
+        PMPI_Bcast(&nt.n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (rank != 0) nt.e = malloc(sizeof(mg_nrep_entry) * (size_t)(nt.n ? nt.n : 1));
+        PMPI_Bcast(nt.e, (int)(sizeof(mg_nrep_entry) * (size_t)nt.n), MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+    mg_joblist jobs = {0, 0, NULL};
+    st = mg_build_jobs(o, o->nrep_file ? &nt : NULL, &jobs, rank);
+    mg_nrep_table_free(&nt);
+    if (st) {
+        free(jobs.v);
+        return st;
+    }
+    if (mg_harness_init(&rs.h, MPI_COMM_WORLD, o) != MPI_SUCCESS) {
+        mg_say(rank, "error", "bench", "synchronisation set-up failed");
+        free(jobs.v);
+        return 1;
+    }
+
+    /* the file to resume, on rank 0; the complete measurements go to every rank */
+    int fresh = 1;
+    if (o->resume) {
+        if (rank == 0) st = load_resume(o, p, &rs.h, &jobs, &fresh);
+        st = bcast_status(st, MPI_COMM_WORLD);
+        int *done = malloc(sizeof(int) * (size_t)(jobs.n ? jobs.n : 1));
+        for (int i = 0; done && i < jobs.n; i++) done[i] = jobs.v[i].done;
+        if (done) PMPI_Bcast(done, jobs.n, MPI_INT, 0, MPI_COMM_WORLD);
+        for (int i = 0; done && i < jobs.n; i++) jobs.v[i].done = done[i];
+        free(done);
+        if (st) goto finish;
+    }
+
+    /* order: (call, msize, algorithm) as listed, or shuffled with the seed */
+    uint64_t seed = o->seed;
+    if (!o->seed_given && rank == 0)
+        seed = (uint64_t)time(NULL) * 6364136223846793005ULL ^ (uint64_t)getpid();
+    PMPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    rs.seed = seed;
+    int *order = malloc(sizeof(int) * (size_t)(jobs.n ? jobs.n : 1));
+    if (!order) {
+        st = 1;
+        goto finish;
+    }
+    for (int i = 0; i < jobs.n; i++) order[i] = i;
+    if (o->shuffle) mg_bench_shuffle(order, jobs.n, seed);
+
+    /* header and output */
+    char extra[200];
+    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n", (unsigned long long)seed,
+             o->shuffle);
+    char *header = malloc(8192);
+    if (header && mg_bench_header(&rs.h, o, 1, extra, header, 8192) != MPI_SUCCESS) st = 1;
+    rs.write_raw = o->output_file || !o->summary;
+    if (rank == 0 && rs.write_raw) {
+        int with_flag = o->sync == MG_SYNC_WINDOW || o->sync == MG_SYNC_ROUNDTIME;
+        if (mg_raw_open(&rs.w, o->output_file, o->resume && !fresh, with_flag)) {
+            mg_say(0, "error", o->output_file, "cannot open the output file (--output-file)");
+            st = 2;
+        } else if (fresh && header && mg_raw_write_text(&rs.w, header)) {
+            mg_say(0, "error", o->output_file ? o->output_file : "stdout", "write failed");
+            st = 1;
+        }
+    }
+    free(header);
+    if ((st = bcast_status(st, MPI_COMM_WORLD))) goto finish_order;
+
+    int64_t todo = 0;
+    for (int i = 0; i < jobs.n; i++) todo += !jobs.v[i].done;
+    mg_progress_begin(&rs.pr, todo, o->quiet, rank);
+    for (int k = 0; k < jobs.n; k++) {
+        const mg_job *j = &jobs.v[order[k]];
+        if (j->done) continue;
+        mg_progress_step(&rs.pr, mpiguide_collective_name(j->coll), j->algname, j->msize);
+        if (measure(&rs, j) != MPI_SUCCESS) {
+            mg_say(rank, "error", "bench", "an MPI call failed; stopping");
+            st = 1;
+            break;
+        }
+        rs.pr.done++;
+    }
+    mg_progress_end(&rs.pr);
+    if (!st) st = rs.exit;
+    PMPI_Allreduce(MPI_IN_PLACE, &st, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+finish_order:
+    free(order);
+finish:
+    if (rank == 0) mg_raw_close(&rs.w);
+    mg_harness_free(&rs.h);
+    free(jobs.v);
+    return st;
+}

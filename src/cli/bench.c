@@ -1,0 +1,29 @@
+/* `mpirun -np P mpiguide bench [options]`: options are parsed on every rank after MPI_Init, so
+ * a usage error is reported once (rank 0) and every rank exits with code 2 before anything is
+ * measured. The measurement itself lives in src/bench/. */
+#include "bench/bench.h"
+#include "cli.h"
+#include <stdio.h>
+
+int mg_cmd_bench(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mg_bench_opts o;
+    char err[600];
+    mg_bench_defaults(&o);
+    int rc = mg_bench_parse(argc - 1, argv + 1, &o, err, sizeof err);
+    if (rc) {
+        if (rank == 0) fprintf(stderr, "mpiguide: error: %s\n", err);
+    } else if (o.help) {
+        if (rank == 0) fputs(mg_bench_usage, stdout);
+    } else {
+        if (mpiguide_init() != MPI_SUCCESS && rank == 0)
+            fprintf(stderr, "mpiguide: warning: bench: mpiguide_init failed; mock-ups will be "
+                            "skipped\n");
+        rc = mg_bench_run(&o);
+    }
+    mg_bench_opts_free(&o);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,27 @@
+/* `mpirun -np P mpiguide nrep [options]`: predicts the repetitions each (call, msize) needs and
+ * writes the `test msize nrep` file that `bench --nrep-file` and the checker read. */
+#include "bench/bench.h"
+#include "cli.h"
+#include <stdio.h>
+
+int mg_cmd_nrep(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mg_nrep_opts o;
+    char err[600];
+    int rc = mg_nrep_parse(argc - 1, argv + 1, &o, err, sizeof err);
+    if (rc) {
+        if (rank == 0) fprintf(stderr, "mpiguide: error: %s\n", err);
+    } else if (o.bench.help) {
+        if (rank == 0) fputs(mg_nrep_usage, stdout);
+    } else {
+        if (mpiguide_init() != MPI_SUCCESS && rank == 0)
+            fprintf(stderr, "mpiguide: warning: nrep: mpiguide_init failed; mock-ups will be "
+                            "skipped\n");
+        rc = mg_nrep_run(&o);
+    }
+    mg_nrep_opts_free(&o);
+    MPI_Finalize();
+    return rc;
+}

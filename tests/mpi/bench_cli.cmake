@@ -1,0 +1,390 @@
+# Script-mode checks of `mpiguide bench` and `mpiguide nrep` (run by the tests that
+# tests/mpi/bench.cmake registers: cmake -DCASE=... -DNP=... -DBIN=... -DMPIEXEC=... -DNPFLAG=...
+# -DWORK=... -P bench_cli.cmake). Every launch is bounded by `timeout`; the checks are about
+# behaviour (rows, exit codes, messages), never about times. Files are inspected with awk.
+if(NOT CMAKE_SCRIPT_MODE_FILE)
+  return() # tests/CMakeLists.txt includes every mpi/*.cmake; this one is a script
+endif()
+
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+
+macro(fail msg)
+  message(FATAL_ERROR "bench_cli ${CASE} np=${NP}: ${msg}")
+endmacro()
+
+# run(RC OUT ERR args...): the CLI under the launcher.
+function(run rc_var out_var err_var)
+  execute_process(COMMAND timeout 240 ${MPIEXEC} ${NPFLAG} ${NP} ${BIN} ${ARGN}
+    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(${rc_var} "${rc}" PARENT_SCOPE)
+  set(${out_var} "${out}" PARENT_SCOPE)
+  set(${err_var} "${err}" PARENT_SCOPE)
+endfunction()
+
+# run_ok(args...): the CLI must succeed.
+function(run_ok)
+  run(rc out err ${ARGN})
+  if(NOT rc EQUAL 0)
+    fail("`${ARGN}` exited with ${rc}:\n${err}")
+  endif()
+endfunction()
+
+# groups(FILE VAR): "test alg msize rows" per measurement, in file order; fails on rows whose
+# observation index does not continue the measurement, and on malformed rows.
+set(GROUPS_AWK [=[
+!/^#/ && NF > 0 {
+  if (NF < 5 || NF > 6) { print "BAD malformed: " $0; exit }
+  key = $1 " " $2 " " $4
+  if (key != prev || $3 == 0) {
+    if ($3 != 0) { print "BAD index " $3 " starts " key; exit }
+    if (prev != "") print prev, n
+    prev = key; n = 0
+  } else if ($3 != last + 1) { print "BAD index " $3 " after " last " in " key; exit }
+  n++; last = $3
+}
+END { if (prev != "") print prev, n }
+]=])
+function(groups file var)
+  if(NOT EXISTS ${WORK}/${file})
+    fail("${file} was not written")
+  endif()
+  execute_process(COMMAND awk "${GROUPS_AWK}" ${WORK}/${file} OUTPUT_VARIABLE out)
+  if(out MATCHES "BAD")
+    fail("${file}: ${out}")
+  endif()
+  string(REGEX REPLACE "\n$" "" out "${out}")
+  if(out STREQUAL "")
+    set(${var} "" PARENT_SCOPE)
+  else()
+    string(REPLACE "\n" ";" out "${out}")
+    set(${var} "${out}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# expect_rows(FILE N COUNT): COUNT measurements, each with exactly N rows.
+function(expect_rows file n count)
+  groups(${file} g)
+  list(LENGTH g len)
+  if(NOT len EQUAL count)
+    fail("${file}: ${len} measurements, want ${count}: ${g}")
+  endif()
+  foreach(x ${g})
+    if(NOT x MATCHES " ${n}$")
+      fail("${file}: measurement '${x}' does not have ${n} rows")
+    endif()
+  endforeach()
+endfunction()
+
+function(expect_match text regex what)
+  if(NOT "${text}" MATCHES "${regex}")
+    fail("${what}: no match for '${regex}' in:\n${text}")
+  endif()
+endfunction()
+
+function(header_value file key var)
+  file(STRINGS ${WORK}/${file} line REGEX "^#@${key}=")
+  if(NOT line)
+    fail("${file}: header key ${key} missing")
+  endif()
+  list(GET line 0 line)
+  string(REGEX REPLACE "^#@${key}=" "" v "${line}")
+  set(${var} "${v}" PARENT_SCOPE)
+endfunction()
+
+set(Q --quiet)
+
+if(CASE STREQUAL "rows")
+  # rows per measurement equal nrep; Barrier has one measurement (msize 0); tuned is measured
+  run(rc out err bench --calls-list=MPI_Allreduce,MPI_Bcast,MPI_Barrier,MPI_Gatherv
+      --msizes-list=8,64 --nrep=7 --algs=default,tuned --output-file=raw.dat ${Q})
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    fail("rc ${rc}, stderr with --quiet:\n${err}")
+  endif()
+  expect_rows(raw.dat 7 14)
+  foreach(key nprocs nodes ppn clock procsync runtime_type clock_sync_error_s nrep datatype
+          operation root_proc mpi_library hostname date mpiguide_version)
+    header_value(raw.dat ${key} v)
+  endforeach()
+  header_value(raw.dat nprocs v)
+  if(NOT v EQUAL NP)
+    fail("nprocs=${v}")
+  endif()
+  header_value(raw.dat nrep v)
+  if(NOT v EQUAL 7)
+    fail("nrep=${v}")
+  endif()
+  groups(raw.dat g)
+  expect_match("${g}" "MPI_Barrier tuned 0 7" "barrier with msize 0")
+  expect_match("${g}" "MPI_Gatherv default 64 7" "regular Gatherv")
+  # raw rows to stdout when there is no --output-file
+  run(rc out err bench --calls-list=MPI_Scan --msizes-list=4 --nrep=3 ${Q})
+  file(WRITE ${WORK}/stdout.dat "${out}")
+  expect_rows(stdout.dat 3 1)
+  # every registry algorithm of a call with --algs=all
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=16 --nrep=2 --algs=all
+         --output-file=all.dat ${Q})
+  groups(all.dat g)
+  expect_match("${g}" "MPI_Bcast default 16 2;MPI_Bcast bcast_as_" "all algorithms of MPI_Bcast")
+
+elseif(CASE STREQUAL "usage")
+  file(WRITE ${WORK}/bad.txt "MPI_Bcast x\n")
+  file(WRITE ${WORK}/partial.txt "MPI_Bcast 1 5\n")
+  file(WRITE ${WORK}/other.dat "#@nprocs=999\n#@procsync=dissemination\n")
+  set(cases
+    "--nrpe=5|--nrpe: unknown option"
+    "--nrep=1O|--nrep: '1O' is not a whole number"
+    "--proc-sync=barrier|--proc-sync: unknown method"
+    "--algs=nope|--algs: 'nope' is not an algorithm of any listed collective"
+    "--calls-list=MPI_Bcast --algs=allreduce_as_reduce_bcast|--algs: 'allreduce_as_reduce_bcast'"
+    "--root=7|--root: 7 is not a rank"
+    "--nrep-file=missing.txt|missing.txt: cannot read"
+    "--nrep-file=bad.txt|bad.txt:1: expected"
+    "--calls-list=MPI_Bcast --msizes-list=8 --nrep-file=partial.txt|--nrep-file: partial.txt has no row for MPI_Bcast 8"
+    "--resume --output-file=other.dat|--resume: other.dat was measured with nprocs=999")
+  foreach(c ${cases})
+    string(REPLACE "|" ";" parts "${c}")
+    list(GET parts 0 args)
+    list(GET parts 1 msg)
+    separate_arguments(args UNIX_COMMAND "${args}")
+    run(rc out err bench ${args})
+    if(NOT rc EQUAL 2)
+      fail("`${args}`: exit ${rc}, want 2\n${err}")
+    endif()
+    string(REGEX MATCHALL "mpiguide: error:" n "${err}")
+    list(LENGTH n n)
+    if(NOT n EQUAL 1)
+      fail("`${args}`: ${n} error lines (one rank should report):\n${err}")
+    endif()
+    expect_match("${err}" "mpiguide: error: ${msg}" "`${args}`")
+    if(out MATCHES "MPI_")
+      fail("`${args}`: measured something:\n${out}")
+    endif()
+  endforeach()
+  run(rc out err nrep --nrep=5)
+  if(NOT rc EQUAL 2)
+    fail("nrep --nrep=5: exit ${rc}")
+  endif()
+  run(rc out err bench --help)
+  expect_match("${out}" "--rt-bench-time-ms" "bench --help")
+
+elseif(CASE STREQUAL "budget")
+  # the budget ends each measurement on every rank after the same observation; all its rows stay
+  foreach(sync dissemination roundtime mpibarrier)
+    run_ok(bench --calls-list=MPI_Bcast,MPI_Allreduce --msizes-list=8 --nrep=1000000
+           --rt-bench-time-ms=40 --proc-sync=${sync} --output-file=${sync}.dat ${Q})
+    groups(${sync}.dat g)
+    list(LENGTH g len)
+    if(NOT len EQUAL 2)
+      fail("${sync}: ${len} measurements: ${g}")
+    endif()
+    foreach(x ${g})
+      string(REGEX MATCH "[0-9]+$" n "${x}")
+      if(n LESS 1 OR n GREATER_EQUAL 1000000)
+        fail("${sync}: '${x}': the budget did not end the measurement")
+      endif()
+    endforeach()
+  endforeach()
+  # window sync: the schedule fixes the number of windows from the budget
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=8 --nrep=1000000 --rt-bench-time-ms=40
+         --proc-sync=window --window-size=500 --output-file=window.dat ${Q})
+  expect_rows(window.dat 80 1)
+
+elseif(CASE STREQUAL "resume")
+  set(args bench --calls-list=MPI_Bcast --msize-interval=min=0,max=15 --nrep=1000000
+      --rt-bench-time-ms=250 --output-file=raw.dat ${Q})
+  string(REPLACE ";" " " cmd "${MPIEXEC} ${NPFLAG} ${NP} ${BIN} ${args}")
+  # start, wait until three measurements are in the file, kill the launcher
+  execute_process(COMMAND sh -c "
+    timeout 200 ${cmd} >out.txt 2>err.txt &
+    pid=$!
+    i=0
+    while [ $i -lt 1200 ]; do
+      n=$(grep -v '^#' raw.dat 2>/dev/null | awk '{print $4}' | sort -u | wc -l)
+      [ \"$n\" -ge 3 ] && break
+      sleep 0.05; i=$((i+1))
+    done
+    kill -TERM $pid
+    wait $pid
+    echo killed after $n" WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE killed)
+  groups(raw.dat g)
+  list(LENGTH g before)
+  if(before LESS 3 OR before GREATER_EQUAL 16)
+    fail("the killed run kept ${before} measurements (${killed}); want 3..15")
+  endif()
+  run_ok(${args} --resume)
+  groups(raw.dat g)
+  list(LENGTH g after)
+  if(NOT after EQUAL 16)
+    fail("after --resume: ${after} measurements, want 16: ${g}")
+  endif()
+  foreach(e RANGE 0 15)
+    math(EXPR m "1 << ${e}")
+    list(FILTER g EXCLUDE REGEX "^MPI_Bcast default ${m} [0-9]+$")
+  endforeach()
+  if(g)
+    fail("after --resume: unexpected measurements ${g}")
+  endif()
+  file(STRINGS ${WORK}/raw.dat h REGEX "^#@nprocs=")
+  list(LENGTH h h)
+  if(NOT h EQUAL 1)
+    fail("after --resume: ${h} headers")
+  endif()
+  # resuming a complete file measures nothing
+  run_ok(${args} --resume)
+  groups(raw.dat g)
+  list(LENGTH g again)
+  if(NOT again EQUAL 16)
+    fail("second --resume changed the file: ${again}")
+  endif()
+
+elseif(CASE STREQUAL "sync")
+  foreach(sync mpibarrier MPI_Barrier dissemination dissem_barrier window roundtime)
+    foreach(rt local global)
+      set(f ${sync}-${rt}.dat)
+      run_ok(bench --calls-list=MPI_Allreduce,MPI_Scatter --msizes-list=8,1024 --nrep=20
+             --proc-sync=${sync} --runtime-type=${rt} --rt-barrier-count=2 --output-file=${f} ${Q})
+      expect_rows(${f} 20 4)
+      header_value(${f} procsync v)
+      header_value(${f} runtime_type r)
+      if(NOT r STREQUAL rt)
+        fail("${f}: runtime_type=${r}")
+      endif()
+      header_value(${f} clock_sync_error_s e)
+      if(NOT e MATCHES "^[0-9.]+e[-+][0-9]+$")
+        fail("${f}: clock_sync_error_s=${e}")
+      endif()
+      execute_process(COMMAND awk "!/^#/ {print NF, $6}" ${WORK}/${f} OUTPUT_VARIABLE cols)
+      if(sync MATCHES "window|roundtime")
+        if(cols MATCHES "(^|\n)5 " OR NOT cols MATCHES "^6 [012]\n")
+          fail("${f}: rows need a flag 0, 1 or 2:\n${cols}")
+        endif()
+      elseif(cols MATCHES "(^|\n)6 ")
+        fail("${f}: barrier rows have no flag column")
+      endif()
+    endforeach()
+  endforeach()
+
+elseif(CASE STREQUAL "nrep")
+  run_ok(nrep --calls-list=MPI_Bcast,MPI_Allreduce --msizes-list=1,64
+         --rep-prediction=min=5,max=60,step=5 --output-file=pred.txt ${Q})
+  file(STRINGS ${WORK}/pred.txt rows REGEX "^MPI_")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 4)
+    fail("pred.txt: ${n} rows: ${rows}")
+  endif()
+  header_value(pred.txt method m)
+  if(NOT m STREQUAL "rse")
+    fail("pred.txt: method=${m}")
+  endif()
+  foreach(r ${rows})
+    string(REGEX MATCH "[0-9]+$" k "${r}")
+    if(k LESS 5 OR k GREATER 60)
+      fail("pred.txt: '${r}' outside min/max")
+    endif()
+  endforeach()
+  # bench --nrep-file measures each (call, msize) exactly as often as predicted
+  run_ok(bench --nrep-file=pred.txt --calls-list=MPI_Bcast,MPI_Allreduce --msizes-list=1,64
+         --output-file=raw.dat ${Q})
+  groups(raw.dat g)
+  foreach(r ${rows})
+    string(REGEX REPLACE "^([^ ]+) ([0-9]+) ([0-9]+)$" "\\1 default \\2 \\3" want "${r}")
+    list(FIND g "${want}" at)
+    if(at LESS 0)
+      fail("raw.dat has no '${want}': ${g}")
+    endif()
+  endforeach()
+  # the HPC Asia method
+  run_ok(nrep --pred-method=hpcasia --calls-list=MPI_Bcast --msizes-list=1,4096
+         --rep-prediction=min=5,max=300,step=1 --b1=3 --b2=3 --k=4 --output-file=asia.txt ${Q})
+  header_value(asia.txt method m)
+  file(STRINGS ${WORK}/asia.txt rows REGEX "^MPI_")
+  list(LENGTH rows n)
+  if(NOT m STREQUAL "hpcasia" OR NOT n EQUAL 2)
+    fail("asia.txt: method=${m}, ${n} rows")
+  endif()
+  foreach(r ${rows})
+    string(REGEX MATCH "[0-9]+$" k "${r}")
+    if(k LESS 4 OR k GREATER 300)
+      fail("asia.txt: '${r}' outside K..max")
+    endif()
+  endforeach()
+  # combined methods under round-time synchronisation, several algorithms
+  run_ok(nrep --pred-method=rse,cov_mean --var-thres=0.05,0.05 --var-win=5
+         --rep-prediction=min=10,max=80,step=5 --proc-sync=roundtime --calls-list=MPI_Bcast
+         --algs=default,bcast_as_allgatherv --msizes-list=8 --output-file=both.txt ${Q})
+  file(STRINGS ${WORK}/both.txt rows REGEX "^MPI_Bcast 8 [0-9]+$")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 1)
+    fail("both.txt: ${rows}")
+  endif()
+
+elseif(CASE STREQUAL "order")
+  set(args --calls-list=MPI_Bcast,MPI_Allreduce,MPI_Gather,MPI_Scan --msizes-list=4,8,16
+      --nrep=2 --algs=default,tuned ${Q})
+  run_ok(bench ${args} --output-file=plain.dat)
+  run_ok(bench ${args} --shuffle --seed=11 --output-file=a.dat)
+  run_ok(bench ${args} --shuffle-jobs --seed=11 --output-file=b.dat)
+  groups(plain.dat p)
+  groups(a.dat a)
+  groups(b.dat b)
+  list(LENGTH a n)
+  if(NOT n EQUAL 24 OR NOT a STREQUAL b)
+    fail("the same seed must give the same order:\n${a}\n${b}")
+  endif()
+  if(a STREQUAL p)
+    fail("--shuffle did not change the order")
+  endif()
+  list(SORT a)
+  list(SORT p)
+  if(NOT a STREQUAL p)
+    fail("--shuffle changed what was measured")
+  endif()
+  header_value(a.dat seed s)
+  if(NOT s EQUAL 11)
+    fail("seed=${s}")
+  endif()
+
+elseif(CASE STREQUAL "summary")
+  run(rc out err bench --summary --calls-list=MPI_Bcast --msizes-list=8,64 --nrep=30 ${Q})
+  expect_match("${out}" "^# test alg msize n_valid min median ci95_lo ci95_hi mean max\n"
+               "summary header")
+  if(out MATCHES "#@")
+    fail("--summary without --output-file printed raw data:\n${out}")
+  endif()
+  string(REGEX MATCHALL "MPI_Bcast default [0-9]+ 30 [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+\n" lines "${out}")
+  list(LENGTH lines n)
+  if(NOT n EQUAL 2)
+    fail("summary lines:\n${out}")
+  endif()
+  run(rc out err bench --summary=median --calls-list=MPI_Bcast --msizes-list=8 --nrep=9
+      --output-file=raw.dat ${Q})
+  expect_rows(raw.dat 9 1)
+  expect_match("${out}" "# test alg msize n_valid median ci95_lo ci95_hi\nMPI_Bcast default 8 9 [0-9.]+ [0-9.]+ [0-9.]+\n"
+               "--summary=median")
+
+elseif(CASE STREQUAL "verify")
+  # a deliberately wrong algorithm (test variant of the registry) is caught; correct ones pass
+  run(rc out err bench --calls-list=MPI_Allreduce --msizes-list=8,64 --datatype=MPI_INT
+      --op=MPI_SUM --algs=default,allreduce_as_reduce_bcast,allreduce_testonly_wrong,tuned
+      --verify --nrep=3 --output-file=raw.dat ${Q})
+  if(NOT rc EQUAL 1)
+    fail("exit ${rc} with a wrong algorithm, want 1:\n${err}")
+  endif()
+  foreach(m 8 64)
+    expect_match("${err}" "mpiguide: error: MPI_Allreduce allreduce_testonly_wrong ${m}: verify: result differs from the default on rank 0"
+                 "wrong algorithm")
+    expect_match("${err}" "mpiguide: verify: MPI_Allreduce allreduce_as_reduce_bcast ${m}: pass"
+                 "correct algorithm")
+    expect_match("${err}" "mpiguide: verify: MPI_Allreduce tuned ${m}: pass" "tuned")
+  endforeach()
+  expect_rows(raw.dat 3 8)
+  # `all` leaves test-only rows out
+  run(rc out err bench --calls-list=MPI_Allreduce --msizes-list=8 --algs=all --verify --nrep=2
+      --output-file=all.dat ${Q})
+  if(NOT rc EQUAL 0 OR err MATCHES "testonly")
+    fail("--algs=all: exit ${rc}\n${err}")
+  endif()
+else()
+  fail("unknown case")
+endif()
