@@ -6,6 +6,8 @@
 
 int mg_cmd_info(int argc, char **argv);
 int mg_cmd_selftest(int argc, char **argv);
+int mg_cmd_bench(int argc, char **argv);
+int mg_cmd_nrep(int argc, char **argv);
 int mg_cmd_analyze(int argc, char **argv);
 int mg_cmd_compare(int argc, char **argv);
 int mg_cmd_simulate(int argc, char **argv);

@@ -10,6 +10,8 @@ static const struct {
 } commands[] = {
     {"info", mg_cmd_info, "list every collective and algorithm with its guideline [--csv]"},
     {"selftest", mg_cmd_selftest, "under mpirun: run every algorithm next to the library's own"},
+    {"bench", mg_cmd_bench, "under mpirun: measure collectives and algorithms (raw rows)"},
+    {"nrep", mg_cmd_nrep, "under mpirun: predict the repetitions each measurement needs"},
     {"analyze", mg_cmd_analyze, "no MPI: tables, summary, profiles, report from raw data"},
     {"compare", mg_cmd_compare, "no MPI: two OUTDIRs (libraries, machines) side by side"},
     {"profile", mg_cmd_profile, "no MPI: `profile check FILE|DIR` validates tuned-mode profiles"},
