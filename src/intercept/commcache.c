@@ -45,7 +45,7 @@ void mg_comm_stop(void) {
     keyval = MPI_KEYVAL_INVALID;
 }
 
-const mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
+mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
     int p, rank, inter, flag = 0;
     void *val = NULL;
     if (comm == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID) return NULL;
@@ -61,6 +61,10 @@ const mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
     e->p = p;
     e->rank = rank;
     e->flags = (inter ? MG_COMM_INTER : 0) | (val == MARK_OFF ? MG_COMM_OFF : 0);
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
+        e->prof[c] = mg_seltab_find(&mg_rt.sel, c, p);
+        e->memo[c] = 0;
+    }
     return e;
 }
 

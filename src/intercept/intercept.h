@@ -26,6 +26,13 @@
 extern unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 /* MPI_THREAD_MULTIPLE: counters use atomic increments, the communicator cache is bypassed. */
 extern int mg_threads;
+/* mg_threads or a report to fill: every call takes the general path. */
+extern int mg_general;
+
+/* v-collectives select by communicator size only (message size recorded as 0). */
+static inline int mg_colls_v(int coll) {
+    return coll == MPIGUIDE_COLL_GATHERV || coll == MPIGUIDE_COLL_SCATTERV;
+}
 
 /* Handles the call when a mock-up runs: returns 1 with its result in *rc. Returns 0 when the
  * caller must run the library's own collective (selection said default, or a fallback). */
@@ -77,6 +84,8 @@ typedef struct mg_centry {
     uintptr_t key; /* handle bits; 0 = empty */
     int32_t p, rank;
     uint32_t flags;
+    int32_t prof[MPIGUIDE_COLL_COUNT];  /* tuned profile for (collective, p), -1 for none */
+    uint64_t memo[MPIGUIDE_COLL_COUNT]; /* last (msize + 1) << 16 | (alg + 1) looked up */
 } mg_centry;
 
 #define MG_CC_SLOTS 64
@@ -94,9 +103,9 @@ static inline uint32_t mg_hslot(uintptr_t k, unsigned bits) {
 
 /* Fills the cache entry of a communicator not in the cache; NULL when the communicator is
  * not valid (the library's own collective then reports the error). */
-const mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e);
+mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e);
 
-static inline const mg_centry *mg_comm_info(MPI_Comm comm) {
+static inline mg_centry *mg_comm_info(MPI_Comm comm) {
     uintptr_t k = mg_hbits(&comm, sizeof comm);
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key == k && k, 1)) return e;
@@ -119,16 +128,20 @@ typedef struct mg_tentry {
 } mg_tentry;
 extern mg_tentry mg_tcache[1u << MG_TC_BITS];
 
-static inline int mg_type_size(MPI_Datatype t, int *size) {
+/* 1 with the size when t is a predefined type (in the table), else 0. No MPI call. */
+static inline int mg_tcache_get(MPI_Datatype t, int *size) {
     uintptr_t k = mg_hbits(&t, sizeof t);
     for (uint32_t h = mg_hslot(k, MG_TC_BITS);; h = (h + 1) & ((1u << MG_TC_BITS) - 1)) {
         if (mg_tcache[h].key == k && k) {
             *size = mg_tcache[h].size;
-            return MPI_SUCCESS;
+            return 1;
         }
-        if (!mg_tcache[h].key) break;
+        if (!mg_tcache[h].key) return 0;
     }
-    return PMPI_Type_size(t, size);
+}
+
+static inline int mg_type_size(MPI_Datatype t, int *size) {
+    return mg_tcache_get(t, size) ? MPI_SUCCESS : PMPI_Type_size(t, size);
 }
 void mg_types_start(void);
 
@@ -136,5 +149,107 @@ void mg_types_start(void);
 /* Runs the default and then the mock-up on the same input, compares the outputs, counts; the
  * caller's buffers end up with the mock-up's result. */
 int mg_verify_run(const mg_alg *A, const mg_args *a, const mg_shape *s, int64_t msize);
+
+/* ---- the decision ---- */
+extern _Atomic uint64_t *mg_lasthit;
+
+/* Message size per INTERFACES.md section 1; -1 when the datatype is invalid or a count
+ * negative (the library's own collective then reports the error). v-collectives select by
+ * communicator size only and are recorded under 0. */
+static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, int64_t *count,
+                                  MPI_Datatype *t) {
+    *count = a->recvcount;
+    *t = a->recvtype;
+    switch (coll) {
+    case MPIGUIDE_COLL_GATHER:
+        if (rank != a->root) *count = a->sendcount, *t = a->sendtype;
+        break;
+    case MPIGUIDE_COLL_SCATTER:
+        if (rank == a->root) *count = a->sendcount, *t = a->sendtype;
+        break;
+    case MPIGUIDE_COLL_REDUCE_SCATTER:
+        *count = 0;
+        for (int i = 0; i < p; i++) *count += a->recvcounts[i];
+        break;
+    default:
+        break;
+    }
+}
+
+static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p) {
+    int64_t count;
+    MPI_Datatype t;
+    if (mg_colls_v(coll)) return 0;
+    mg_call_source(coll, a, rank, p, &count, &t);
+    int ts = 0;
+    if (count < 0 || mg_type_size(t, &ts) != MPI_SUCCESS || ts < 0) return -1;
+    return count * (int64_t)ts;
+}
+
+/* The algorithm for the call; *tuned says it came from a profile. With a communicator cache
+ * entry the profile and a one-entry memo of the last size live in the entry (no hashing, two
+ * loads on a repeated size); without (MPI_THREAD_MULTIPLE) the table is hashed and the memo is
+ * one atomic word per profile. The profile is always searched the same way, so the result
+ * depends on (collective, p, msize) only. */
+static inline int mg_pick(int coll, int p, int64_t msize, mg_centry *e, int *tuned) {
+    int f = mg_rt.s.forced[coll];
+    *tuned = 0;
+    if (f >= 0) return f;
+    int prof = e ? e->prof[coll] : mg_seltab_find(&mg_rt.sel, coll, p);
+    if (prof < 0) return coll;
+    *tuned = 1;
+    uint64_t key = (uint64_t)msize + 1;
+    int memo = key < (1ull << 47);
+    if (memo) {
+        uint64_t h =
+            e ? e->memo[coll] : atomic_load_explicit(&mg_lasthit[prof], memory_order_relaxed);
+        if ((h >> 16) == key) return (int)(h & 0xffff) - 1;
+    }
+    int alg = mg_seltab_search(&mg_rt.sel, prof, msize);
+    if (alg < 0) alg = coll;
+    if (memo && alg < 0xffff) {
+        uint64_t h = key << 16 | (uint64_t)(alg + 1);
+        if (e)
+            e->memo[coll] = h;
+        else
+            atomic_store_explicit(&mg_lasthit[prof], h, memory_order_relaxed);
+    }
+    return alg;
+}
+
+/* A mock-up was selected: the checks of mg_dispatch, then the mock-up or a counted fallback. */
+int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
+
+#define MG_DEFAULT (-1) /* mg_decide: run the library's own collective */
+#define MG_GENERAL (-2) /* mg_decide: take the general path (mg_intercept) */
+
+/* The common case inline in each wrapper, with coll constant so the size rule and the counter
+ * address fold: a cached intracommunicator without opt-out, a predefined datatype, no report
+ * table to fill and no threads. It calls nothing, so the default stays a plain tail jump.
+ * Returns MG_DEFAULT (counted), MG_GENERAL (mg_intercept does it all), or a mock-up's id. */
+static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, int64_t *msize,
+                                                           int *tuned) {
+    if (__builtin_expect(mg_general, 0)) return MG_GENERAL;
+    uintptr_t k = mg_hbits(&a.comm, sizeof a.comm);
+    mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
+    if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
+    int64_t count = 0;
+    int ts = 0;
+    if (!mg_colls_v(coll)) {
+        MPI_Datatype t;
+        mg_call_source(coll, &a, e->rank, e->p, &count, &t);
+        if (__builtin_expect(!mg_tcache_get(t, &ts) || count < 0, 0)) return MG_GENERAL;
+    }
+    _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
+    atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    *msize = count * (int64_t)ts;
+    int alg = mg_pick(coll, e->p, *msize, e, tuned);
+    return alg != coll ? alg : MG_DEFAULT;
+}
+
+/* The rest after mg_decide: the general path or the mock-up, each with its fallback to the
+ * library's own collective. Returns the call's MPI result. */
+int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args *a);
 
 #endif

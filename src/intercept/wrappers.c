@@ -5,15 +5,22 @@
 #include "intercept.h"
 #include "probe.h"
 
-/* The wrapper of MPI_<Name> (fast half: switched off, straight to PMPI), its slow half, and a
- * hidden alias mg_c_<Name> for the Fortran entry points (which must not go through the dynamic
- * symbol of another tool). */
+/* The wrapper of MPI_<Name>: its fast half (switched off: straight to PMPI), its slow half
+ * (the inline decision; the default is a tail call with the caller's own arguments), the rest
+ * (mock-up, fallbacks, opt-out, threads) out of line, and a hidden alias mg_c_<Name> for the
+ * Fortran entry points (which must not go through the dynamic symbol of another tool). */
+#define MG_UNPAREN(...) __VA_ARGS__
 #define MG_WRAPPER(ID, Name, PARAMS, ARGS, FILL)                                                   \
-    static MG_SLOW int mg_slow_##Name PARAMS {                                                     \
+    static MG_SLOW int mg_more_##Name(int alg, int tuned, int64_t msize, MG_UNPAREN PARAMS) {      \
         mg_args a = mg_fill FILL;                                                                  \
-        int rc;                                                                                    \
-        if (mg_intercept(MPIGUIDE_COLL_##ID, &a, &rc)) return rc;                                  \
-        return PMPI_##Name ARGS;                                                                   \
+        return mg_intercept_more(MPIGUIDE_COLL_##ID, alg, tuned, msize, &a);                       \
+    }                                                                                              \
+    static MG_SLOW int mg_slow_##Name PARAMS {                                                     \
+        int64_t msize = 0;                                                                         \
+        int tuned = 0;                                                                             \
+        int alg = mg_decide(MPIGUIDE_COLL_##ID, mg_fill FILL, &msize, &tuned);                     \
+        if (__builtin_expect(alg == MG_DEFAULT, 1)) return PMPI_##Name ARGS;                       \
+        return mg_more_##Name(alg, tuned, msize, MG_UNPAREN ARGS);                                 \
     }                                                                                              \
     MG_EXPORT int MPI_##Name PARAMS {                                                              \
         if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) return mg_slow_##Name ARGS;            \

@@ -6,6 +6,7 @@
 if(NOT CMAKE_SCRIPT_MODE_FILE)
   return() # tests/CMakeLists.txt includes every mpi/*.cmake; this one is only a cmake -P script
 endif()
+cmake_policy(VERSION 3.18)
 string(REPLACE "@@" ";" cmd "${CMD}")
 if(REPORT_FILE)
   file(REMOVE "${REPORT_FILE}")
@@ -18,7 +19,7 @@ execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARI
 set(all "${out}\n${err}")
 message("${all}")
 set(problems "")
-if(NOT RC STREQUAL "")
+if(NOT "${RC}" STREQUAL "")
   if(NOT rc EQUAL RC)
     string(APPEND problems "exit code ${rc}, expected ${RC}\n")
   endif()
