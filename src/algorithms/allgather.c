@@ -119,16 +119,27 @@ unsigned mg_allgather_as_allreduce_supports(const mg_args *a, const mg_shape *s)
 }
 
 /* GL4: every count is recvcount and block i starts at i * recvcount, in recvtype units of this
- * rank; MPI_IN_PLACE means the same for Allgatherv, so it passes through. */
+ * rank. The Allgatherv always runs in place, the own block first copied to its slot: Open MPI
+ * 4.1 sizes an Allgatherv by sendtype size times the receive counts, which differs between
+ * ranks whose send and receive datatypes differ in element size (ranks then choose different
+ * algorithms and deadlock); in place it uses recvtype, which gives the true size everywhere. */
 int mg_allgather_as_allgatherv(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
+    int rc = MPI_SUCCESS;
     if (s->msize == 0) return MPI_SUCCESS;
     int *counts = x->ints, *displs = x->ints + s->p;
     for (int i = 0; i < s->p; i++) {
         counts[i] = a->recvcount;
         displs[i] = i * a->recvcount;
     }
-    return PMPI_Allgatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, counts, displs,
-                           a->recvtype, a->comm);
+    if (a->sendbuf != MPI_IN_PLACE) {
+        own_block b = own_of(a, s);
+        void *slot = mg_elem(a->recvbuf, (int64_t)s->rank * a->recvcount, mg_extent(a->recvtype));
+        MG_TRY(mg_tcopy(b.buf, b.count, b.type, slot, a->recvcount, a->recvtype));
+    }
+    MG_TRY(PMPI_Allgatherv(MPI_IN_PLACE, 0, a->recvtype, a->recvbuf, counts, displs, a->recvtype,
+                           a->comm));
+out:
+    return rc;
 }
 
 void mg_allgather_as_allgatherv_need(const mg_args *a, const mg_shape *s, mg_need *need) {
