@@ -13,8 +13,8 @@
 int mg_reduce_as_allreduce(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
     int rc = MPI_SUCCESS;
     int n = a->recvcount;
-    void *tmp = mg_typed(x->msg, s);
     if (n == 0) return MPI_SUCCESS;
+    void *tmp = mg_typed(x->msg, s);
     if (s->rank != a->root) {
         MG_TRY(PMPI_Allreduce(a->sendbuf, tmp, n, a->recvtype, a->op, a->comm));
     } else if (a->sendbuf == MPI_IN_PLACE) {

@@ -25,8 +25,8 @@ static int64_t smallest(const int *counts, int p) {
 int mg_reducescatter_as_allreduce(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
     int rc = MPI_SUCCESS;
     int mine = a->recvcounts[s->rank];
-    void *full = mg_typed(x->msg, s);
     if (s->count == 0) return MPI_SUCCESS;
+    void *full = mg_typed(x->msg, s);
     MG_TRY(PMPI_Allreduce(mg_red_input(a), full, (int)s->count, a->recvtype, a->op, a->comm));
     MG_TRY(mg_tcopy(mg_elem(full, offset_of(a->recvcounts, s->rank), s->extent), mine, a->recvtype,
                     a->recvbuf, mine, a->recvtype));
@@ -50,8 +50,8 @@ unsigned mg_reducescatter_as_allreduce_supports(const mg_args *a, const mg_shape
 int mg_reducescatter_as_reduce_scatterv(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
     int rc = MPI_SUCCESS;
     int *displs = x->ints;
-    void *full = mg_typed(x->msg, s);
     if (s->count == 0) return MPI_SUCCESS;
+    void *full = mg_typed(x->msg, s);
     for (int i = 0, at = 0; i < s->p; at += a->recvcounts[i], i++) displs[i] = at;
     MG_TRY(PMPI_Reduce(mg_red_input(a), full, (int)s->count, a->recvtype, a->op, 0, a->comm));
     MG_TRY(PMPI_Scatterv(full, a->recvcounts, displs, a->recvtype, a->recvbuf,

@@ -10,8 +10,8 @@ int mg_reducescatterblock_as_reduce_scatter(const mg_args *a, const mg_shape *s,
                                             const mg_scratch *x) {
     int rc = MPI_SUCCESS;
     int blk = a->recvcount;
-    void *full = mg_typed(x->msg, s);
     if (blk == 0) return MPI_SUCCESS;
+    void *full = mg_typed(x->msg, s);
     MG_TRY(PMPI_Reduce(mg_red_input(a), full, blk * s->p, a->recvtype, a->op, 0, a->comm));
     MG_TRY(PMPI_Scatter(full, blk, a->recvtype, a->recvbuf, blk, a->recvtype, 0, a->comm));
 out:
@@ -56,8 +56,8 @@ unsigned mg_reducescatterblock_as_reducescatter_supports(const mg_args *a, const
 int mg_reducescatterblock_as_allreduce(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
     int rc = MPI_SUCCESS;
     int blk = a->recvcount;
-    void *full = mg_typed(x->msg, s);
     if (blk == 0) return MPI_SUCCESS;
+    void *full = mg_typed(x->msg, s);
     MG_TRY(PMPI_Allreduce(mg_red_input(a), full, blk * s->p, a->recvtype, a->op, a->comm));
     MG_TRY(mg_tcopy(mg_elem(full, (int64_t)blk * s->rank, s->extent), blk, a->recvtype, a->recvbuf,
                     blk, a->recvtype));
