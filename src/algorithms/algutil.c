@@ -69,12 +69,6 @@ unsigned mg_supports_p_times_count(const mg_args *a, const mg_shape *s) {
     return MG_FITS_INT((int64_t)s->p * s->msize) ? 0 : MPIGUIDE_DECLINE_OVERFLOW;
 }
 
-unsigned mg_supports_reduction_p_times_count(const mg_args *a, const mg_shape *s) {
-    (void)a;
-    if (s->extent <= 0 && s->count > 1) return MPIGUIDE_DECLINE_DATATYPE;
-    return MG_FITS_INT((int64_t)s->p * s->count + s->p) ? 0 : MPIGUIDE_DECLINE_OVERFLOW;
-}
-
 void mg_need_none(const mg_args *a, const mg_shape *s, mg_need *need) {
     (void)a, (void)s;
     need->msg = need->ints = 0;

@@ -43,8 +43,6 @@ static inline size_t mg_align(size_t bytes) {
 unsigned mg_supports_any(const mg_args *a, const mg_shape *s);
 /* Declines when p * count elements or p * msize bytes do not fit an int. */
 unsigned mg_supports_p_times_count(const mg_args *a, const mg_shape *s);
-/* Declines reductions whose datatype has a non-positive extent or p * count beyond int. */
-unsigned mg_supports_reduction_p_times_count(const mg_args *a, const mg_shape *s);
 void mg_need_none(const mg_args *a, const mg_shape *s, mg_need *need);
 /* Needs 2p ints (counts and displacements). */
 void mg_need_2p_ints(const mg_args *a, const mg_shape *s, mg_need *need);

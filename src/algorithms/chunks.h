@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Chunk size in bytes the split aims for (documented in docs/algorithms.md). */
+/* Chunk size in bytes the split aims for (documented in docs/algorithms-reductions.md). */
 #define MG_CHUNK_BYTES 1024
 
 static inline int64_t mg_chunk_elems(size_t tsize) {
