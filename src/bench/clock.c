@@ -2,10 +2,13 @@
  * r mod 2k = k fits a linear model of its clock against rank r - k from ping-pongs; the models
  * are then composed down the binomial tree, so after ceil(log2 p) rounds and as many hops
  * every rank maps its clock to rank 0's. Also the dissemination barrier and the harness set-up. */
+#define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TAG_PING  9101
 #define TAG_MODEL 9102
@@ -20,11 +23,23 @@ int mg_dissemination_barrier(MPI_Comm comm, int rank, int p) {
     return MPI_SUCCESS;
 }
 
+/* A blocking receive that, with more ranks than cores, lets the others run while it waits. */
+static int recv_doubles(double *buf, int n, int src, int tag, MPI_Comm comm, int yield) {
+    if (!yield) return PMPI_Recv(buf, n, MPI_DOUBLE, src, tag, comm, MPI_STATUS_IGNORE);
+    MPI_Request rq;
+    int rc = PMPI_Irecv(buf, n, MPI_DOUBLE, src, tag, comm, &rq), done = 0;
+    while (rc == MPI_SUCCESS && !done) {
+        rc = PMPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+        if (!done) sched_yield();
+    }
+    return rc;
+}
+
 /* The reference side of one pair: answers every ping with its clock. */
-static int serve(MPI_Comm comm, int client, int n) {
+static int serve(MPI_Comm comm, int client, int n, int yield) {
     for (int i = 0; i < n; i++) {
         double dummy, now;
-        int rc = PMPI_Recv(&dummy, 1, MPI_DOUBLE, client, TAG_PING, comm, MPI_STATUS_IGNORE);
+        int rc = recv_doubles(&dummy, 1, client, TAG_PING, comm, yield);
         now = MPI_Wtime();
         if (rc == MPI_SUCCESS) rc = PMPI_Send(&now, 1, MPI_DOUBLE, client, TAG_PING, comm);
         if (rc != MPI_SUCCESS) return rc;
@@ -33,7 +48,8 @@ static int serve(MPI_Comm comm, int client, int n) {
 }
 
 /* The client side: fitpoints points of `exchanges` ping-pongs each, then the fit. */
-static int learn(MPI_Comm comm, int ref, int fitpoints, int exchanges, mg_clock_fit *fit) {
+static int learn(MPI_Comm comm, int ref, int fitpoints, int exchanges, int yield,
+                 mg_clock_fit *fit) {
     int rc = MPI_SUCCESS;
     double *buf = malloc(sizeof(double) * (size_t)(3 * exchanges + 2 * fitpoints));
     if (!buf) return MPI_ERR_NO_MEM;
@@ -44,8 +60,7 @@ static int learn(MPI_Comm comm, int ref, int fitpoints, int exchanges, mg_clock_
             double ping = 0.0;
             t1[e] = MPI_Wtime();
             rc = PMPI_Send(&ping, 1, MPI_DOUBLE, ref, TAG_PING, comm);
-            if (rc == MPI_SUCCESS)
-                rc = PMPI_Recv(&tr[e], 1, MPI_DOUBLE, ref, TAG_PING, comm, MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS) rc = recv_doubles(&tr[e], 1, ref, TAG_PING, comm, yield);
             t2[e] = MPI_Wtime();
         }
         mg_clock_point(t1, tr, t2, exchanges, &x[f], &y[f]);
@@ -55,7 +70,8 @@ static int learn(MPI_Comm comm, int ref, int fitpoints, int exchanges, mg_clock_
     return rc;
 }
 
-int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, mg_clock_model *model, double *err) {
+int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, int yield, mg_clock_model *model,
+                  double *err) {
     int rank, p, rc = MPI_SUCCESS;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &p);
@@ -65,9 +81,9 @@ int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, mg_clock_model *m
     /* rounds: fit against the parent r - lowbit(r) */
     for (int k = 1; k < p && rc == MPI_SUCCESS; k <<= 1) {
         if (rank % (2 * k) == k)
-            rc = learn(comm, rank - k, fitpoints, exchanges, &pair);
+            rc = learn(comm, rank - k, fitpoints, exchanges, yield, &pair);
         else if (rank % (2 * k) == 0 && rank + k < p)
-            rc = serve(comm, rank + k, fitpoints * exchanges);
+            rc = serve(comm, rank + k, fitpoints * exchanges, yield);
     }
     /* composition, highest round first: a parent's model is final before its child asks */
     double mine[4] = {0.0, 0.0, 0.0, 0.0}; /* x0, a, b, error (to rank 0) */
@@ -76,7 +92,7 @@ int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, mg_clock_model *m
             rc = PMPI_Send(mine, 4, MPI_DOUBLE, rank + k, TAG_MODEL, comm);
         } else if (rank % (2 * k) == k) {
             double parent[4];
-            rc = PMPI_Recv(parent, 4, MPI_DOUBLE, rank - k, TAG_MODEL, comm, MPI_STATUS_IGNORE);
+            rc = recv_doubles(parent, 4, rank - k, TAG_MODEL, comm, yield);
             mg_clock_model pm = {parent[0], parent[1], parent[2]};
             mg_clock_model c = mg_clock_compose(&pair.m, &pm);
             mine[0] = c.x0, mine[1] = c.a, mine[2] = c.b;
@@ -105,10 +121,27 @@ static int measure_slack(mg_harness *h) {
     return rc;
 }
 
-int mg_harness_sync_clocks(mg_harness *h) {
+int mg_harness_sync_clocks(mg_harness *h, int force) {
     if (!h->need_clock) return MPI_SUCCESS;
-    int rc = mg_clock_sync(h->hcomm, h->fitpoints, h->exchanges, &h->clock, &h->clock_err);
-    return rc == MPI_SUCCESS ? measure_slack(h) : rc;
+    int due = force || MPI_Wtime() - h->synced_at >= MG_RESYNC_S;
+    int rc = PMPI_Bcast(&due, 1, MPI_INT, 0, h->hcomm);
+    if (rc != MPI_SUCCESS || !due) return rc;
+    rc = mg_clock_sync(h->hcomm, h->fitpoints, h->exchanges, h->yield, &h->clock, &h->clock_err);
+    if (rc == MPI_SUCCESS) rc = measure_slack(h);
+    h->synced_at = MPI_Wtime();
+    return rc;
+}
+
+/* More ranks on this node than online processors: spinning would starve a rank. */
+static int oversubscribed(MPI_Comm comm) {
+    MPI_Comm node;
+    int n = 1;
+    if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        PMPI_Comm_size(node, &n);
+        PMPI_Comm_free(&node);
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && n > cpus;
 }
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
@@ -126,7 +159,8 @@ int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
     h->exchanges = o->exchanges;
     h->window = o->window_us * 1e-6;
     h->barrier_count = o->barrier_count;
-    rc = mg_harness_sync_clocks(h);
+    h->yield = oversubscribed(h->hcomm);
+    rc = mg_harness_sync_clocks(h, 1);
     if (rc == MPI_SUCCESS && !h->need_clock) rc = measure_slack(h);
     return rc;
 }

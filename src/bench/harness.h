@@ -24,15 +24,20 @@ typedef struct mg_harness {
     double window;         /* window sync: seconds; 0 = measure per call */
     int64_t barrier_count; /* roundtime: barrier after this many missed starts (0: never) */
     double slack;          /* time to agree on a start (seconds, same on all ranks) */
+    double synced_at;      /* rank 0's clock at the last synchronisation */
+    int yield;             /* more ranks than cores on this node: waiting loops yield */
 } mg_harness;
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
 void mg_harness_free(mg_harness *h);
-/* Fits the clock models again and re-measures the slack (collective; no-op without a clock). */
-int mg_harness_sync_clocks(mg_harness *h);
+/* Fits the clock models again and re-measures the slack (collective; no-op without a clock).
+ * Without force only when the last fit is older than MG_RESYNC_S (rank 0 decides). */
+#define MG_RESYNC_S 1.0
+int mg_harness_sync_clocks(mg_harness *h, int force);
 /* HCA-style clock synchronisation on comm: fits each rank's model against rank 0; *err gets
- * the largest residual error over ranks (on every rank). */
-int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, mg_clock_model *model, double *err);
+ * the largest residual error over ranks (on every rank). yield: wait without spinning. */
+int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, int yield, mg_clock_model *model,
+                  double *err);
 /* Dissemination barrier on PMPI point-to-point: ceil(log2 p) rounds of zero-byte messages. */
 int mg_dissemination_barrier(MPI_Comm comm, int rank, int p);
 

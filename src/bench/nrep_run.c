@@ -122,7 +122,7 @@ static int asia_t1(nrepctx *x, const mg_job *j, double *t1) {
     for (int k = 0; k < x->no->predictions && rc == MPI_SUCCESS; k++) {
         int64_t n;
         double sum = 0.0;
-        rc = mg_harness_sync_clocks(&x->h);
+        rc = mg_harness_sync_clocks(&x->h, 0);
         if (rc == MPI_SUCCESS) rc = run_rule(x, &c, &rule, &n, &sum);
         if (sum > *t1) *t1 = sum;
     }
@@ -139,7 +139,7 @@ static int predict(nrepctx *x, const mg_job *j, double t1, int64_t *nrep) {
     int rc = MPI_SUCCESS;
     for (int k = 0; k < x->no->predictions && rc == MPI_SUCCESS; k++) {
         int64_t n = 0;
-        rc = mg_harness_sync_clocks(&x->h);
+        rc = mg_harness_sync_clocks(&x->h, 0);
         if (rc != MPI_SUCCESS) break;
         if (x->no->hpcasia) {
             double l = 0.0;

@@ -94,13 +94,13 @@ static int loop_barrier(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs
 }
 
 /* Waits until the synchronised clock reaches `start`; returns how late it already was (0 when
- * on time). Far from the start it yields the core (more ranks than cores must still make
- * progress), the last 20 microseconds it spins. */
+ * on time). It spins; with more ranks than cores it yields the core until the last 20
+ * microseconds, so the other ranks can make progress. */
 static double wait_until(const mg_harness *h, double start) {
     double now = mg_gtime(h, MPI_Wtime());
     if (now > start) return now - start;
     while (now < start) {
-        if (start - now > 20e-6) sched_yield();
+        if (h->yield && start - now > 20e-6) sched_yield();
         now = mg_gtime(h, MPI_Wtime());
     }
     return 0.0;

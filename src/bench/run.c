@@ -55,7 +55,7 @@ static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist 
     snprintf(want[4], sizeof want[4], "%s", o->op);
     snprintf(want[5], sizeof want[5], "%d", o->root);
     int rc = 0;
-    for (int k = 0; k < 6 && s.nkeys; k++) {
+    for (int k = 0; k < 6 && s.nkeys && !rc; k++) {
         const char *v = mg_raw_get(&s, keys[k]);
         if (v && strcmp(v, want[k])) {
             mg_say(0, "error", "--resume", "%s was measured with %s=%s, this run has %s",
@@ -146,7 +146,7 @@ static int measure(runstate *rs, const mg_job *j) {
     const char *cname = mpiguide_collective_name(j->coll);
     char why[200] = "", where[300];
     snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
-    int rc = mg_harness_sync_clocks(h);
+    int rc = mg_harness_sync_clocks(h, 0);
     if (rc != MPI_SUCCESS) return rc;
 
     int irregular =

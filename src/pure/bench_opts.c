@@ -149,8 +149,8 @@ void mg_bench_defaults(mg_bench_opts *o) {
     o->root = 0;
     snprintf(o->op, sizeof o->op, "MPI_BOR");
     snprintf(o->datatype, sizeof o->datatype, "MPI_BYTE");
-    o->sync = MG_SYNC_DISSEMINATION;
-    o->runtime = MG_RUNTIME_LOCAL;
+    o->sync = MG_SYNC_ROUNDTIME;
+    o->runtime = MG_RUNTIME_GLOBAL;
     o->warmup = 1;
     o->b = -1;
     o->rho = 5.0;
@@ -718,8 +718,8 @@ const char mg_bench_usage[] =
     "  --shuffle, --shuffle-jobs   random order of (call, algorithm, size)\n"
     "  --seed=S                    seed of --shuffle and random problems\n"
     "  --proc-sync=M               mpibarrier (MPI_Barrier), dissemination\n"
-    "                              (dissem_barrier, default), window, roundtime\n"
-    "  --runtime-type=local|global per-observation time (default local)\n"
+    "                              (dissem_barrier), window, roundtime (default)\n"
+    "  --runtime-type=local|global per-observation time (default global)\n"
     "  --window-size=US            window sync: window in microseconds (default: measured)\n"
     "  --fitpoints=N --exchanges=N clock synchronisation effort (default 20, 10)\n"
     "  --summary[=min,median,mean,max]  summary table with a 95% CI of the median\n"

@@ -62,8 +62,9 @@ typedef struct mg_bench_opts {
     int help;
 } mg_bench_opts;
 
-/* Defaults: every collective, algorithm `default`, sizes 1,8,64,512,4096,32768, nrep 100,
- * MPI_BYTE with MPI_BOR (as ReproMPI), root 0, dissemination barrier, local times, warmup 1. */
+/* Defaults: every collective, algorithm `default`, sizes 1,8,64,512,4096,32768 (rounded up to
+ * whole elements), nrep 100, MPI_BYTE with MPI_BOR (as ReproMPI), root 0, round-time
+ * synchronisation with global times (no local-timer artefacts), warmup 1. */
 void mg_bench_defaults(mg_bench_opts *o);
 /* Parses argv[0..argc-1] (all options; `--name=value` or `--name value`) on top of what o
  * holds (call mg_bench_defaults first). Returns 0, or 2 with "OPTION: problem" in err. */

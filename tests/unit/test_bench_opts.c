@@ -103,7 +103,7 @@ static void test_defaults(void) {
     CHECK(o.nmsizes == 6 && o.msizes[0] == 1 && o.msizes[5] == 32768, "default sizes");
     CHECK(o.nrep == 100 && !o.nrep_given, "nrep 100");
     CHECK(!strcmp(o.op, "MPI_BOR") && !strcmp(o.datatype, "MPI_BYTE"), "ReproMPI op/type");
-    CHECK(o.sync == MG_SYNC_DISSEMINATION && o.runtime == MG_RUNTIME_LOCAL, "sync defaults");
+    CHECK(o.sync == MG_SYNC_ROUNDTIME && o.runtime == MG_RUNTIME_GLOBAL, "sync defaults");
     CHECK(o.warmup == 1 && o.root == 0 && !o.shuffle && !o.summary, "other defaults");
     CHECK(o.time_ms == 0 && o.b == -1 && o.rho == 5.0, "budget, b, rho");
     mg_bench_opts_free(&o);
