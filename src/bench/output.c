@@ -134,8 +134,13 @@ void mg_raw_close(mg_raw_writer *w) {
 /* ---- progress ---- */
 void mg_progress_begin(mg_progress *pr, int64_t total, int quiet, int rank) {
     memset(pr, 0, sizeof *pr);
-    pr->on = !quiet && rank == 0;
-    pr->tty = isatty(STDERR_FILENO);
+    /* Launchers hand rank 0 a pipe for stderr even when their own is a terminal, so a live
+     * line can be asked for: MPIGUIDE_PROGRESS=live (or lines, or off). */
+    const char *mode = getenv("MPIGUIDE_PROGRESS");
+    pr->on = !quiet && rank == 0 && !(mode && !strcmp(mode, "off"));
+    pr->tty = mode && !strcmp(mode, "live")    ? 1
+              : mode && !strcmp(mode, "lines") ? 0
+                                               : isatty(STDERR_FILENO);
     pr->total = total;
     pr->t_begin = MPI_Wtime();
     pr->t_last = pr->t_begin;
