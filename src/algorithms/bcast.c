@@ -36,13 +36,15 @@ static int64_t bcast_block(const mg_shape *s) {
  * contiguous and no padding is needed, they receive into it directly. The root's buffer is
  * only read. */
 int mg_bcast_as_scatter_allgather(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, local = MPI_SUCCESS;
     if (s->msize == 0 || s->p == 1) return MPI_SUCCESS;
     int64_t blk = bcast_block(s);
     size_t n = (size_t)s->msize, padded = (size_t)(blk * s->p);
     char *full = x->msg;
     if (s->rank == a->root) {
-        MG_TRY(mg_pack(a->recvbuf, a->recvcount, a->recvtype, full));
+        /* A failed pack (say, an invalid datatype) is returned after the collectives, which
+         * the root still joins: the others would wait for it forever. */
+        local = mg_pack(a->recvbuf, a->recvcount, a->recvtype, full);
         memset(full + n, 0, padded - n);
         MG_TRY(PMPI_Scatter(full, (int)blk, MPI_BYTE, MPI_IN_PLACE, (int)blk, MPI_BYTE, a->root,
                             a->comm));
@@ -57,7 +59,7 @@ int mg_bcast_as_scatter_allgather(const mg_args *a, const mg_shape *s, const mg_
     if (s->rank != a->root && full == x->msg)
         MG_TRY(mg_unpack(full, a->recvbuf, a->recvcount, a->recvtype));
 out:
-    return rc;
+    return rc != MPI_SUCCESS ? rc : local;
 }
 
 void mg_bcast_as_scatter_allgather_need(const mg_args *a, const mg_shape *s, mg_need *need) {

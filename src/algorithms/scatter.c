@@ -11,7 +11,7 @@
  * receive them into scratch and unpack block rank. The root copies its own block unless it is
  * in place. */
 int mg_scatter_as_bcast(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, local = MPI_SUCCESS;
     if (s->msize == 0) return MPI_SUCCESS;
     size_t n = (size_t)s->msize;
     int total = (int)(s->p * n);
@@ -24,7 +24,9 @@ int mg_scatter_as_bcast(const mg_args *a, const mg_shape *s, const mg_scratch *x
     const void *all = NULL;
     MG_TRY(mg_packed_view(a->sendbuf, s->p * a->sendcount, a->sendtype, &all));
     if (!all) {
-        MG_TRY(mg_pack(a->sendbuf, s->p * a->sendcount, a->sendtype, x->msg));
+        /* A failed pack (say, an invalid datatype) is returned after the Bcast, which the root
+         * still joins: the others would wait for it forever. */
+        local = mg_pack(a->sendbuf, s->p * a->sendcount, a->sendtype, x->msg);
         all = x->msg;
     }
     /* The root's Bcast buffer is only read. */
@@ -34,7 +36,7 @@ int mg_scatter_as_bcast(const mg_args *a, const mg_shape *s, const mg_scratch *x
             mg_tcopy(mg_elem(a->sendbuf, (int64_t)s->rank * a->sendcount, mg_extent(a->sendtype)),
                      a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype));
 out:
-    return rc;
+    return rc != MPI_SUCCESS ? rc : local;
 }
 
 /* p packed blocks on non-roots, and on a root whose sendbuf is not contiguous. */
