@@ -4,7 +4,7 @@
 # each prints its case count, how many cases the mock-up itself ran, and names failing cases.
 # Rerun one case: matrix --np=N --alg=NAME --case=K; --list prints the case list.
 set(MG_MATRIX_SOURCES mpi/matrix_main.c mpi/matrix_cases.c mpi/matrix_types.c
-  mpi/matrix_buffers.c mpi/matrix_args.c)
+  mpi/matrix_buffers.c mpi/matrix_args.c mpi/matrix_oracle.c)
 mg_mpi_test(matrix SOURCES ${MG_MATRIX_SOURCES} NPS) # the executable; tests below
 
 # The algorithms are the rows of the registry table (test-only rows are not in libmpiguide).
@@ -24,8 +24,28 @@ foreach(alg ${MG_MATRIX_ALGS})
   foreach(np ${MG_MATRIX_NPS})
     add_test(NAME mpi.matrix.${alg}.np${np}
       COMMAND timeout 300 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}
-              $<TARGET_FILE:matrix> ${MPIEXEC_POSTFLAGS} --np=${np} --alg=${alg} --case-timeout=60)
+              $<TARGET_FILE:matrix> ${MPIEXEC_POSTFLAGS} --np=${np} --alg=${alg} --case-timeout=20)
     set_tests_properties(mpi.matrix.${alg}.np${np} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}"
       PROCESSORS 2)
   endforeach()
 endforeach()
+
+# A representative subset under valgrind memcheck at np = 3 (so vectors get padded to a multiple
+# of p): typed padded scratch (GL6), packed padded scratch (GL10), zeroed OR scratch (GL13), the
+# non-commutative copy of GL20, non-root scratch and packed views (GL21), chunked Reduce_scatter
+# + Gatherv (GL16). Suppressions (tests/valgrind.supp) may only match frames inside the MPI stack
+# or libc.
+find_program(MG_VALGRIND valgrind)
+if(MG_VALGRIND)
+  set(MG_VALGRIND_ALGS allreduce_as_reducescatterblock_allgather bcast_as_scatter_allgather
+    gather_as_reduce scan_as_exscan_reducelocal scatter_as_bcast reduce_as_reducescatter_gatherv)
+  string(REPLACE ";" "," MG_VALGRIND_ALGS "${MG_VALGRIND_ALGS}")
+  add_test(NAME mpi.matrix_valgrind.np3
+    COMMAND timeout 1200 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 3 ${MPIEXEC_PREFLAGS}
+            ${MG_VALGRIND} -q --error-exitcode=1 --num-callers=40
+            --suppressions=${CMAKE_SOURCE_DIR}/tests/valgrind.supp
+            $<TARGET_FILE:matrix> ${MPIEXEC_POSTFLAGS} --np=3 --alg=${MG_VALGRIND_ALGS}
+            --case-timeout=300)
+  set_tests_properties(mpi.matrix_valgrind.np3 PROPERTIES ENVIRONMENT "${MG_MPI_ENV}"
+    PROCESSORS 2)
+endif()

@@ -1,0 +1,94 @@
+/* An independent expected result for the reductions of the matrix: every rank's input is
+ * gathered and combined locally with MPI_Reduce_local in rank order, then written into a copy
+ * of the initial receive buffer (data fields only, so holes keep their sentinel). It tells a
+ * mock-up that is right from one that is wrong where the library's own collective is itself
+ * wrong (known MPI defects), so such cases neither fail the mock-up nor go unnoticed. */
+#include "matrix.h"
+#include <stdlib.h>
+#include <string.h>
+
+const char *mx_reference_defect(const mx_setup *S) {
+#if defined(MPICH)
+    /* MPICH 4.0: the non-commutative Reduce_scatter(_block) algorithms step through blocks by
+     * true extent instead of extent: wrong results and overrun temporary buffers (crashes). */
+    int commute = 1;
+    if ((S->coll == MPIGUIDE_COLL_REDUCE_SCATTER ||
+         S->coll == MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK) &&
+        S->p > 1 && S->T->extent != S->T->true_extent &&
+        PMPI_Op_commutative(S->a.op, &commute) == MPI_SUCCESS && !commute)
+        return "MPICH's non-commutative Reduce_scatter(_block) mis-steps by true extent (wrong "
+               "results, heap overruns); the oracle is the reference";
+#else
+    (void)S;
+#endif
+    return NULL;
+}
+
+static int64_t input_elems(const mx_setup *S) {
+    switch (S->coll) {
+    case MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK:
+        return (int64_t)S->p * S->count;
+    default: /* Allreduce, Reduce, Scan, Reduce_scatter (the whole vector) */
+        return S->count;
+    }
+}
+
+/* Where this rank's share of the result starts and how many elements it has. */
+static void result_block(const mx_setup *S, int64_t *from, int64_t *k) {
+    *from = 0;
+    *k = S->count;
+    if (S->coll == MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK) {
+        *from = (int64_t)S->rank * S->count;
+    } else if (S->coll == MPIGUIDE_COLL_REDUCE_SCATTER) {
+        *k = S->counts[1][S->rank];
+        for (int i = 0; i < S->rank; i++) *from += S->counts[1][i];
+    } else if (S->coll == MPIGUIDE_COLL_REDUCE && S->rank != S->root) {
+        *k = 0;
+    }
+}
+
+static void copy_fields(const mx_type *T, char *dst, const char *src, int64_t k) {
+    for (int64_t e = 0; e < k; e++)
+        for (int j = 0; j < T->nfields; j++) {
+            MPI_Aint at = (MPI_Aint)e * T->extent + T->f[j].off;
+            memcpy(dst + at, src + at, T->f[j].dbl ? sizeof(double) : sizeof(int));
+        }
+}
+
+int mx_oracle(const mx_setup *S, const mx_buf init[MX_NBUFS], mx_buf exp[MX_NBUFS]) {
+    const mx_type *T = S->T;
+    int p = S->p, rc = -1;
+    int64_t n = input_elems(S);
+    size_t span = (size_t)(n * T->extent);
+    /* this rank's input: sendbuf, or recvbuf where it passed MPI_IN_PLACE */
+    const mx_buf *in = S->has[MX_SEND] ? &init[MX_SEND] : &init[MX_RECV];
+    char *all = malloc(span * (size_t)p + 1), *mine = malloc(span + 1);
+    mx_buf acc;
+    memset(exp, 0, sizeof(mx_buf) * MX_NBUFS);
+    memset(&acc, 0, sizeof acc);
+    if (!all || !mine || mx_buf_alloc(&acc, T, n, n)) goto out;
+    if (span) memcpy(mine, in->ptr + T->lb, span);
+    if (PMPI_Allgather(mine, (int)span, MPI_BYTE, all, (int)span, MPI_BYTE, S->a.comm) !=
+        MPI_SUCCESS)
+        goto out;
+    /* in_0 op in_1 op ... op in_last, folded from the right (inout = in op inout) */
+    int last = S->coll == MPIGUIDE_COLL_SCAN ? S->rank : p - 1;
+    if (span) memcpy(acc.ptr + T->lb, all + span * (size_t)last, span);
+    for (int i = last - 1; i >= 0; i--)
+        if (PMPI_Reduce_local(all + span * (size_t)i - T->lb, acc.ptr, (int)n, T->t, S->a.op) !=
+            MPI_SUCCESS)
+            goto out;
+    for (int b = 0; b < MX_NBUFS; b++)
+        if (S->has[b] && mx_buf_clone(&exp[b], &init[b])) goto out;
+    int64_t from, k;
+    result_block(S, &from, &k);
+    if (S->has[MX_RECV]) copy_fields(T, exp[MX_RECV].ptr, acc.ptr + from * T->extent, k);
+    rc = 0;
+out:
+    if (rc)
+        for (int b = 0; b < MX_NBUFS; b++) mx_buf_free(&exp[b]);
+    mx_buf_free(&acc);
+    free(all);
+    free(mine);
+    return rc;
+}
