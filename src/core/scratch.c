@@ -21,6 +21,8 @@ int mg_pool_create(size_t msg_bytes, size_t int_bytes) {
     unsigned long long agreed[2];
     rc = PMPI_Allreduce(have, agreed, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_dup(MPI_COMM_SELF, &mg_pool.self);
+    /* Errors in local packing and copies are returned to the mock-up, which returns them. */
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(mg_pool.self, MPI_ERRORS_RETURN);
     if (rc == MPI_SUCCESS) rc = PMPI_Query_thread(&level);
     if (rc != MPI_SUCCESS) {
         free(msg);
