@@ -64,6 +64,8 @@ mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         e->prof[c] = mg_seltab_find(&mg_rt.sel, c, p);
         e->memo[c] = 0;
+        e->dtype[c] = 0;
+        e->dcount[c] = 0;
     }
     return e;
 }

@@ -86,6 +86,11 @@ typedef struct mg_centry {
     uint32_t flags;
     int32_t prof[MPIGUIDE_COLL_COUNT];  /* tuned profile for (collective, p), -1 for none */
     uint64_t memo[MPIGUIDE_COLL_COUNT]; /* last (msize + 1) << 16 | (alg + 1) looked up */
+    /* Last call that ran the default, by (recvtype handle, recvcount), for the collectives
+     * whose size every rank takes from those two: a repeat needs no size computation. Only
+     * predefined types (never freed, so a handle always means the same size) are kept. */
+    uintptr_t dtype[MPIGUIDE_COLL_COUNT];
+    int32_t dcount[MPIGUIDE_COLL_COUNT];
 } mg_centry;
 
 #define MG_CC_SLOTS 64
@@ -233,6 +238,15 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     uintptr_t k = mg_hbits(&a.comm, sizeof a.comm);
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
+    _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
+    int simple = coll != MPIGUIDE_COLL_GATHER && coll != MPIGUIDE_COLL_SCATTER &&
+                 coll != MPIGUIDE_COLL_REDUCE_SCATTER && !mg_colls_v(coll);
+    uintptr_t tk = mg_hbits(&a.recvtype, sizeof a.recvtype);
+    if (simple && e->dtype[coll] == tk && e->dcount[coll] == a.recvcount && tk) {
+        atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+        return MG_DEFAULT;
+    }
     int64_t count = 0;
     int ts = 0;
     if (!mg_colls_v(coll)) {
@@ -240,12 +254,13 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
         mg_call_source(coll, &a, e->rank, e->p, &count, &t);
         if (__builtin_expect(!mg_tcache_get(t, &ts) || count < 0, 0)) return MG_GENERAL;
     }
-    _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     *msize = count * (int64_t)ts;
     int alg = mg_pick(coll, e->p, *msize, e, tuned);
-    return alg != coll ? alg : MG_DEFAULT;
+    if (alg != coll) return alg;
+    if (simple) e->dtype[coll] = tk, e->dcount[coll] = a.recvcount;
+    return MG_DEFAULT;
 }
 
 /* The rest after mg_decide: the general path or the mock-up, each with its fallback to the
