@@ -142,8 +142,8 @@ void mx_bind(const mx_setup *S, mx_buf bufs[MX_NBUFS], mpiguide_args *a);
  * any call) with this rank's share of the rank-order reduction written into the receive
  * buffer. 0, or -1 on failure. */
 int mx_oracle(const mx_setup *S, const mx_buf init[MX_NBUFS], mx_buf exp[MX_NBUFS]);
-/* Why the library's own collective cannot serve as the reference for this case (a known defect
- * of this MPI: the oracle replaces it), or NULL. The same on every rank. */
+/* Why the library's own collective cannot run for this case (a known defect of this MPI that
+ * crashes it: the case is skipped), or NULL. The same on every rank of the communicator. */
 const char *mx_reference_defect(const mx_setup *S);
 
 #endif
