@@ -4,12 +4,13 @@
  * the real intercepted MPI_* calls (LD_PRELOAD + MPIGUIDE_PROFILES) next to the default and
  * every mock-up, interleaved, and prints Default / best mock-up / Tuned per (collective, size)
  * from the analysis (tables/tuned.txt). */
+#define _GNU_SOURCE /* dladdr, realpath */
 #include "analyze/analyze.h"
 #include "cli.h"
 #include "cli_check.h"
 #include "pure/input.h"
+#include <dlfcn.h>
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,16 +185,17 @@ int mg_cmd_tune(int argc, char **argv) {
     mg_check_plan_free(plan, nplan);
     if (rc) return rc;
 
-    char self[PATH_MAX], libdir[PATH_MAX], lib[PATH_MAX + 32], tuned[4200];
+    char self[PATH_MAX], lib[PATH_MAX], tuned[4200];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) {
-        fprintf(stderr, "mpiguide: error: tune: cannot find its own executable\n");
+    /* The validation preloads the very library this tool runs with (build or install tree). */
+    Dl_info where;
+    if (len <= 0 || !dladdr((void *)mpiguide_init, &where) || !where.dli_fname ||
+        !realpath(where.dli_fname, lib)) {
+        fprintf(stderr, "mpiguide: error: tune: cannot find its own executable and library\n");
         mg_input_free(&in);
         return 1;
     }
     self[len] = 0;
-    snprintf(libdir, sizeof libdir, "%s", self);
-    snprintf(lib, sizeof lib, "%s/../lib/libmpiguide.so", dirname(libdir));
     snprintf(tuned, sizeof tuned, "%s/tuned", o.outdir);
     char mk[8400] = "mkdir -p";
     add_quoted(mk, sizeof mk, tuned);

@@ -1,0 +1,34 @@
+#!/bin/sh
+# End to end: `mpiguide tune` on a library whose MPI_Bcast default is made deliberately slow
+# (test build, MPIGUIDE_TEST_SLOW_DEFAULT) must find the violation in every launch, write a
+# profile naming a Bcast mock-up, and the tuned validation launch must run that mock-up
+# through the intercepted MPI_Bcast (report footer), not the slow default.
+# usage: tune_e2e.sh MPIGUIDE_TESTALGS_BIN MPIEXEC NP WORKDIR
+set -u
+bin=$1 mpiexec=$2 np=$3 work=$4
+fail() { echo "FAIL: $*"; sed 's/^/  tune.log: /' "$work/tune.log" 2>/dev/null | tail -40; exit 1; }
+rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+cat > "$work/in.txt" <<IN
+# one collective, two sizes; the slow default costs 200 us per call
+MPI_Bcast --msizes-list=64,1024 --nrep=40 --rt-bench-time-ms=400
+IN
+launcher="$mpiexec -n $np env MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Bcast MPIGUIDE_REPORT=$work/report.txt"
+"$bin" tune --launcher "$launcher" -f "$work/in.txt" -o "$work/out" --launches 2 --exit-code \
+    --quiet >"$work/tune.log" 2>&1
+rc=$?
+[ $rc -eq 3 ] || fail "tune exit code $rc, expected 3 (violations found)"
+prf="$work/out/profiles/MPI_Bcast_p$np.prf"
+[ -f "$prf" ] || fail "no profile $prf"
+grep -q '^MPI_Bcast' "$prf" || fail "profile does not name MPI_Bcast"
+grep -Eq '^[0-9]+ bcast_as_' "$prf" || fail "profile lists no Bcast mock-up"
+grep -q '^#@mpi_library=' "$prf" || fail "profile has no provenance lines"
+line=$(grep '^#@mpiguide calls MPI_Bcast ' "$work/report.txt") || fail "no MPI_Bcast report line"
+mock=$(printf '%s\n' "$line" | sed -n 's/.* mockup=\([0-9]*\).*/\1/p')
+total=$(printf '%s\n' "$line" | sed -n 's/.* total=\([0-9]*\).*/\1/p')
+[ -n "$mock" ] && [ "$mock" -gt 0 ] || fail "tuned launch ran no mock-up: $line"
+[ "$mock" -eq "$total" ] || fail "tuned launch fell back to the default: $line"
+grep -q 'MPI_Bcast' "$work/out/tables/tuned.txt" || fail "no tuned validation table"
+grep -q '<svg' "$work/out/report.html" || fail "report.html has no chart"
+if grep -Eq '(src|href)="https?:' "$work/out/report.html"; then fail "report.html loads from the network"; fi
+echo "tune found the slow MPI_Bcast default, profiled it, and the tuned launch ran mock-ups in $mock of $total calls"
+echo "1 passed, 0 failed"
