@@ -78,6 +78,29 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s);
 /* Message size of a call per INTERFACES.md section 1 (bytes; -1 for v-collectives). */
 int64_t mg_msize(int coll, const mg_args *a);
 
+/* Which (count, datatype) define the message size of a call on this rank (INTERFACES.md
+ * section 1): the receive side, the send side on non-roots of Gather and at the root of
+ * Scatter, the sum of recvcounts for Reduce_scatter. One rule for selection and shapes. */
+static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, int64_t *count,
+                                  MPI_Datatype *t) {
+    *count = a->recvcount;
+    *t = a->recvtype;
+    switch (coll) {
+    case MPIGUIDE_COLL_GATHER:
+        if (rank != a->root) *count = a->sendcount, *t = a->sendtype;
+        break;
+    case MPIGUIDE_COLL_SCATTER:
+        if (rank == a->root) *count = a->sendcount, *t = a->sendtype;
+        break;
+    case MPIGUIDE_COLL_REDUCE_SCATTER:
+        *count = 0;
+        for (int i = 0; i < p; i++) *count += a->recvcounts[i];
+        break;
+    default:
+        break;
+    }
+}
+
 /* Runs `alg` or, when it declines or does not fit, the default (same decision everywhere). */
 int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined);
 int mg_run_default(int coll, const mg_args *a);

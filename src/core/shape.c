@@ -11,22 +11,6 @@ static int is_predefined_op(MPI_Op op) {
     return 0;
 }
 
-/* Which (count, datatype) of the call defines its message size on this rank. */
-static void size_source(int coll, const mg_args *a, int rank, int64_t *count, MPI_Datatype *t) {
-    *count = a->recvcount;
-    *t = a->recvtype;
-    switch (coll) {
-    case MPIGUIDE_COLL_GATHER:
-        if (rank != a->root) *count = a->sendcount, *t = a->sendtype;
-        break;
-    case MPIGUIDE_COLL_SCATTER:
-        if (rank == a->root) *count = a->sendcount, *t = a->sendtype;
-        break;
-    default:
-        break;
-    }
-}
-
 int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
     int rc;
     *s = (mg_shape){0};
@@ -43,12 +27,7 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
      * MPI_DATATYPE_NULL) on some ranks, so they are not even looked at. */
     if (f & MG_CF_V) return MPI_SUCCESS;
     MPI_Datatype t;
-    size_source(coll, a, s->rank, &s->count, &t);
-    if (coll == MPIGUIDE_COLL_REDUCE_SCATTER) {
-        s->count = 0;
-        if (!s->inter)
-            for (int i = 0; i < s->p; i++) s->count += a->recvcounts[i];
-    }
+    mg_call_source(coll, a, s->rank, s->p, &s->count, &t);
     int tsize = 0;
     if ((rc = PMPI_Type_size(t, &tsize)) != MPI_SUCCESS) return rc;
     s->tsize = (size_t)tsize;

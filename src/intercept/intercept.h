@@ -161,26 +161,6 @@ extern _Atomic uint64_t *mg_lasthit;
 /* Message size per INTERFACES.md section 1; -1 when the datatype is invalid or a count
  * negative (the library's own collective then reports the error). v-collectives select by
  * communicator size only and are recorded under 0. */
-static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, int64_t *count,
-                                  MPI_Datatype *t) {
-    *count = a->recvcount;
-    *t = a->recvtype;
-    switch (coll) {
-    case MPIGUIDE_COLL_GATHER:
-        if (rank != a->root) *count = a->sendcount, *t = a->sendtype;
-        break;
-    case MPIGUIDE_COLL_SCATTER:
-        if (rank == a->root) *count = a->sendcount, *t = a->sendtype;
-        break;
-    case MPIGUIDE_COLL_REDUCE_SCATTER:
-        *count = 0;
-        for (int i = 0; i < p; i++) *count += a->recvcounts[i];
-        break;
-    default:
-        break;
-    }
-}
-
 static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p) {
     int64_t count;
     MPI_Datatype t;
