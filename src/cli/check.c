@@ -25,47 +25,30 @@
     "  --min-gain G, --correction holm|bh, --exit-code\n"
 
 typedef struct check_opts {
-    const char *input, *outdir;
-    int analyze, quiet;
-    mg_analyze_opts an;
+    mg_run_opts r;
+    int analyze;
 } check_opts;
 
-/* Parses check's own flags and the analysis flags; 0, or 2 with a message printed. */
+/* Parses check's own flags and the shared ones; 0, or 2 with a message printed. */
 static int parse_check(int argc, char **argv, check_opts *o) {
-    *o = (check_opts){0};
+    mg_run_opts_init(&o->r);
     o->analyze = 1;
-    mg_analyze_opts_init(&o->an);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(CHECK_USAGE, stdout);
             exit(0);
-        } else if (!strcmp(a, "-f") && i + 1 < argc) {
-            o->input = argv[++i];
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            o->outdir = argv[++i];
         } else if (!strcmp(a, "--no-analyze")) {
             o->analyze = 0;
-        } else if (!strcmp(a, "--quiet")) {
-            o->quiet = 1;
         } else {
-            int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
+            int used = mg_run_opts_parse(argc, argv, i, &o->r, "check");
             if (used < 0) return 2;
-            if (used == 0) {
-                fprintf(stderr, "mpiguide: error: %s: unknown option of check\n", a);
-                return 2;
-            }
             i += used - 1;
         }
     }
-    if (!o->input || !o->outdir) {
-        fprintf(stderr, "mpiguide: error: check: -f INPUT and -o OUTDIR are required\n");
-        return 2;
-    }
-    return 0;
+    return mg_run_opts_require(&o->r, "check");
 }
 
-/* Bench options of every input line, validated before anything runs; 0 or 2. */
 static int mkdir_p(const char *path) {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s", path);
@@ -132,17 +115,17 @@ int mg_cmd_check(int argc, char **argv) {
     int rank, rc = 0, nplan = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     mg_bench_opts *v = NULL;
-    char *text = shared_text(c.input, rank);
-    rc = text ? mg_check_plan(text, c.input, c.quiet, rank == 0, &v, &nplan) : 2;
+    char *text = shared_text(c.r.input, rank);
+    rc = text ? mg_check_plan(text, c.r.input, c.r.quiet, rank == 0, &v, &nplan) : 2;
     free(text);
     char dir[4096] = "";
     int launch = 0;
-    if (!rc && rank == 0) launch = new_launch_dir(c.outdir, dir, sizeof dir);
+    if (!rc && rank == 0) launch = new_launch_dir(c.r.outdir, dir, sizeof dir);
     MPI_Bcast(&launch, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!rc && !launch) rc = 1;
     if (rc) goto out;
-    snprintf(dir, sizeof dir, "%s/raw/launch-%d", c.outdir, launch);
-    if (rank == 0 && !c.quiet)
+    snprintf(dir, sizeof dir, "%s/raw/launch-%d", c.r.outdir, launch);
+    if (rank == 0 && !c.r.quiet)
         fprintf(stderr, "mpiguide check: launch %d, %d collective(s), raw data in %s\n", launch,
                 nplan, dir);
     /* MPI_Barrier first: the barrier warning compares against its median. */
@@ -154,11 +137,11 @@ int mg_cmd_check(int argc, char **argv) {
     mg_bench_parse(4, bargv, &barrier, err, sizeof err);
     snprintf(path, sizeof path, "%s/MPI_Barrier.dat", dir);
     barrier.output_file = strdup(path);
-    barrier.quiet = c.quiet;
+    barrier.quiet = c.r.quiet;
     rc = mg_bench_run(&barrier);
     mg_bench_opts_free(&barrier);
     for (int i = 0; i < nplan && !rc; i++) {
-        if (rank == 0 && !c.quiet)
+        if (rank == 0 && !c.r.quiet)
             fprintf(stderr, "mpiguide check: [%d/%d] %s\n", i + 1, nplan,
                     mg_bench_coll_name(v[i].calls[0]));
         snprintf(path, sizeof path, "%s/%s.dat", dir, mg_bench_coll_name(v[i].calls[0]));
@@ -167,10 +150,10 @@ int mg_cmd_check(int argc, char **argv) {
         rc = mg_bench_run(&v[i]);
     }
     if (!rc && c.analyze && rank == 0) {
-        char *dirs[1] = {(char *)c.outdir};
-        c.an.outdir = c.outdir;
-        c.an.out = stdout;
-        rc = mg_analyze_dirs(&c.an, dirs, 1);
+        char *dirs[1] = {(char *)c.r.outdir};
+        c.r.an.outdir = c.r.outdir;
+        c.r.an.out = stdout;
+        rc = mg_analyze_dirs(&c.r.an, dirs, 1);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:

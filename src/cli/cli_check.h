@@ -12,6 +12,20 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
                   int *n);
 void mg_check_plan_free(mg_bench_opts *v, int n);
 
+/* Options `check` and `tune` share: input file, output directory, quiet, analysis flags. */
+typedef struct mg_run_opts {
+    const char *input, *outdir;
+    int quiet;
+    mg_analyze_opts an;
+} mg_run_opts;
+
+void mg_run_opts_init(mg_run_opts *o);
+/* Parses the shared option at argv[i] (-f, -o, --quiet, analysis flags). Returns how many
+ * arguments it used, or -1 after an error message (unknown option of `cmd`, bad value). */
+int mg_run_opts_parse(int argc, char **argv, int i, mg_run_opts *o, const char *cmd);
+/* 0 when -f and -o were given, else 2 after a message. */
+int mg_run_opts_require(const mg_run_opts *o, const char *cmd);
+
 /* Parses one analysis flag at argv[i] into o. Returns how many arguments it used (1 or 2),
  * 0 when argv[i] is not an analysis flag, -1 after printing an error about its value. */
 int mg_analyze_parse_flag(int argc, char **argv, int i, mg_analyze_opts *o);

@@ -64,3 +64,29 @@ void mg_check_plan_free(mg_bench_opts *v, int n) {
     for (int i = 0; i < n && v; i++) mg_bench_opts_free(&v[i]);
     free(v);
 }
+
+void mg_run_opts_init(mg_run_opts *o) {
+    *o = (mg_run_opts){0};
+    mg_analyze_opts_init(&o->an);
+}
+
+int mg_run_opts_parse(int argc, char **argv, int i, mg_run_opts *o, const char *cmd) {
+    const char *a = argv[i];
+    if ((!strcmp(a, "-f") || !strcmp(a, "-o")) && i + 1 < argc) {
+        *(a[1] == 'f' ? &o->input : &o->outdir) = argv[i + 1];
+        return 2;
+    }
+    if (!strcmp(a, "--quiet")) {
+        o->quiet = 1;
+        return 1;
+    }
+    int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
+    if (used == 0) fprintf(stderr, "mpiguide: error: %s: unknown option of %s\n", a, cmd);
+    return used > 0 ? used : -1;
+}
+
+int mg_run_opts_require(const mg_run_opts *o, const char *cmd) {
+    if (o->input && o->outdir) return 0;
+    fprintf(stderr, "mpiguide: error: %s: -f INPUT and -o OUTDIR are required\n", cmd);
+    return 2;
+}

@@ -33,15 +33,15 @@
     "  --min-gain G, --correction holm|bh, --exit-code\n"
 
 typedef struct tune_opts {
-    const char *launcher, *input, *outdir;
-    int launches, quiet;
-    mg_analyze_opts an;
+    mg_run_opts r;
+    const char *launcher;
+    int launches;
 } tune_opts;
 
 static int parse_tune(int argc, char **argv, tune_opts *o) {
-    *o = (tune_opts){0};
+    mg_run_opts_init(&o->r);
+    o->launcher = NULL;
     o->launches = 3;
-    mg_analyze_opts_init(&o->an);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -52,10 +52,6 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
             o->launcher = argv[++i];
         } else if (!strncmp(a, "--launcher=", 11)) {
             o->launcher = a + 11;
-        } else if (!strcmp(a, "-f") && more) {
-            o->input = argv[++i];
-        } else if (!strcmp(a, "-o") && more) {
-            o->outdir = argv[++i];
         } else if ((!strcmp(a, "--launches") && more) || !strncmp(a, "--launches=", 11)) {
             const char *v = a[10] == '=' ? a + 11 : argv[++i];
             char *end;
@@ -65,23 +61,17 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
                 return 2;
             }
             o->launches = (int)r;
-        } else if (!strcmp(a, "--quiet")) {
-            o->quiet = 1;
         } else {
-            int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
+            int used = mg_run_opts_parse(argc, argv, i, &o->r, "tune");
             if (used < 0) return 2;
-            if (used == 0) {
-                fprintf(stderr, "mpiguide: error: %s: unknown option of tune\n", a);
-                return 2;
-            }
             i += used - 1;
         }
     }
-    if (!o->launcher || !o->input || !o->outdir) {
-        fprintf(stderr, "mpiguide: error: tune: --launcher, -f INPUT and -o OUTDIR are required\n");
+    if (!o->launcher) {
+        fprintf(stderr, "mpiguide: error: tune: --launcher is required\n");
         return 2;
     }
-    return 0;
+    return mg_run_opts_require(&o->r, "tune");
 }
 
 /* Appends s to the command in single quotes, so paths with spaces survive the shell. */
@@ -134,7 +124,7 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     snprintf(cmd, sizeof cmd, "%s env", o->launcher);
     snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
     add_quoted(cmd, sizeof cmd, arg);
-    snprintf(arg, sizeof arg, "MPIGUIDE_PROFILES=%s/profiles", o->outdir);
+    snprintf(arg, sizeof arg, "MPIGUIDE_PROFILES=%s/profiles", o->r.outdir);
     add_quoted(cmd, sizeof cmd, arg);
     add_quoted(cmd, sizeof cmd, self);
     add_quoted(cmd, sizeof cmd, "bench");
@@ -143,12 +133,12 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, arg);
     add_quoted(cmd, sizeof cmd, "--algs=all,tuned");
     add_quoted(cmd, sizeof cmd, "--shuffle");
-    snprintf(arg, sizeof arg, "--output-file=%s/tuned/%s.dat", o->outdir, l->call);
+    snprintf(arg, sizeof arg, "--output-file=%s/tuned/%s.dat", o->r.outdir, l->call);
     add_quoted(cmd, sizeof cmd, arg);
-    if (o->quiet) add_quoted(cmd, sizeof cmd, "--quiet");
+    if (o->r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
     char what[256];
     snprintf(what, sizeof what, "validation of %s (tuned library vs default)", l->call);
-    return run(what, cmd, o->quiet);
+    return run(what, cmd, o->r.quiet);
 }
 
 /* Shows the tuned-validation table the analysis wrote (tables/tuned.txt). */
@@ -170,17 +160,17 @@ static int print_tuned(const char *outdir) {
 int mg_cmd_tune(int argc, char **argv) {
     tune_opts o;
     if (parse_tune(argc, argv, &o)) return 2;
-    char *text = read_text(o.input);
+    char *text = read_text(o.r.input);
     if (!text) {
-        fprintf(stderr, "mpiguide: error: %s: cannot read input file: %s\n", o.input,
+        fprintf(stderr, "mpiguide: error: %s: cannot read input file: %s\n", o.r.input,
                 strerror(errno));
         return 2;
     }
     mg_bench_opts *plan = NULL;
     mg_input in = {0, NULL};
     char err[600];
-    int nplan = 0, rc = mg_check_plan(text, o.input, o.quiet, 1, &plan, &nplan);
-    if (!rc) mg_input_parse(text, o.input, &in, err, sizeof err);
+    int nplan = 0, rc = mg_check_plan(text, o.r.input, o.r.quiet, 1, &plan, &nplan);
+    if (!rc) mg_input_parse(text, o.r.input, &in, err, sizeof err);
     free(text);
     mg_check_plan_free(plan, nplan);
     if (rc) return rc;
@@ -196,11 +186,11 @@ int mg_cmd_tune(int argc, char **argv) {
         return 1;
     }
     self[len] = 0;
-    snprintf(tuned, sizeof tuned, "%s/tuned", o.outdir);
+    snprintf(tuned, sizeof tuned, "%s/tuned", o.r.outdir);
     char mk[8400] = "mkdir -p";
     add_quoted(mk, sizeof mk, tuned);
     if (system(mk) != 0 || access(tuned, W_OK) != 0) {
-        fprintf(stderr, "mpiguide: error: %s: cannot create the output directory\n", o.outdir);
+        fprintf(stderr, "mpiguide: error: %s: cannot create the output directory\n", o.r.outdir);
         mg_input_free(&in);
         return 1;
     }
@@ -210,19 +200,19 @@ int mg_cmd_tune(int argc, char **argv) {
         add_quoted(cmd, sizeof cmd, self);
         add_quoted(cmd, sizeof cmd, "check");
         add_quoted(cmd, sizeof cmd, "-f");
-        add_quoted(cmd, sizeof cmd, o.input);
+        add_quoted(cmd, sizeof cmd, o.r.input);
         add_quoted(cmd, sizeof cmd, "-o");
-        add_quoted(cmd, sizeof cmd, o.outdir);
+        add_quoted(cmd, sizeof cmd, o.r.outdir);
         add_quoted(cmd, sizeof cmd, "--no-analyze");
-        if (o.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
+        if (o.r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
         snprintf(what, sizeof what, "check launch %d of %d", k, o.launches);
-        rc = run(what, cmd, o.quiet) ? 1 : 0;
+        rc = run(what, cmd, o.r.quiet) ? 1 : 0;
     }
-    char *dirs[1] = {(char *)o.outdir};
+    char *dirs[1] = {(char *)o.r.outdir};
     if (!rc) {
-        o.an.outdir = o.outdir;
-        o.an.out = stdout;
-        rc = mg_analyze_dirs(&o.an, dirs, 1);
+        o.r.an.outdir = o.r.outdir;
+        o.r.an.out = stdout;
+        rc = mg_analyze_dirs(&o.r.an, dirs, 1);
     }
     int verdict = rc;
     if (rc == 0 || rc == 3) {
@@ -230,13 +220,13 @@ int mg_cmd_tune(int argc, char **argv) {
         for (int i = 0; i < in.n && !rc; i++)
             rc = validate_line(&o, self, lib, &in.lines[i]) ? 1 : 0;
         if (!rc) {
-            mg_analyze_opts quiet = o.an;
+            mg_analyze_opts quiet = o.r.an;
             quiet.out = NULL;
             int again = mg_analyze_dirs(&quiet, dirs, 1);
-            rc = again == 1 ? 1 : print_tuned(o.outdir);
+            rc = again == 1 ? 1 : print_tuned(o.r.outdir);
         }
         if (!rc) {
-            printf("\nprofiles: %s/profiles   report: %s/report.html\n", o.outdir, o.outdir);
+            printf("\nprofiles: %s/profiles   report: %s/report.html\n", o.r.outdir, o.r.outdir);
             rc = verdict;
         }
     }
