@@ -9,9 +9,11 @@
  *   - an uncommitted datatype (its size and extent are fine, so dispatch reaches the mock-up):
  *     every algorithm by default;
  *   - MPI_SUM on a derived datatype: every reduction, in addition;
- *   - root = p: MPI_Scatter(v) (Open MPI's own Scatter(v) crash on uncommitted types, so they
- *     cannot be the reference) and the algorithms in `by_root` below, which use the datatype on
- *     some ranks only before their first collective.
+ *   - MPI_DATATYPE_NULL on every rank: MPI_Gatherv and MPI_Scatterv (dispatch never sizes their
+ *     datatypes, so it reaches the mock-up; Open MPI's own Scatterv crashes on uncommitted types);
+ *   - root = p: MPI_Scatter (Open MPI's own Scatter crashes on uncommitted types, so it cannot be
+ *     the reference) and the algorithms in `by_root` below, which use the datatype on some ranks
+ *     only before their first collective.
  * Where this MPI's own inner collective crashes on the argument (`skips`), the check is skipped
  * with a note.
  *   errors --np=N [--alg=NAME] */
@@ -26,13 +28,13 @@
 #define COUNT            3
 #define WATCHDOG_SECONDS 30
 
-enum { BAD_TYPE, BAD_OP, BAD_ROOT };
+enum { BAD_TYPE, BAD_OP, BAD_ROOT, BAD_NULLTYPE };
 static const char *const bad_name[] = {"an uncommitted datatype", "MPI_SUM on a derived datatype",
-                                       "root = p (invalid)"};
+                                       "root = p (invalid)", "MPI_DATATYPE_NULL"};
 
 /* Algorithms whose datatype is first used by some ranks only (packing at the root, or after an
  * agreement step): an invalid root reaches all ranks' first inner call instead. */
-static const char *const by_root[] = {"bcast_as_scatter_allgather", "gatherv_as_allreduce_gather"};
+static const char *const by_root[] = {"bcast_as_scatter_allgather"};
 
 /* Inner collectives of this MPI that crash instead of returning an error. */
 static const struct {
@@ -192,7 +194,9 @@ int main(int argc, char **argv) {
         int reduction = mpiguide_algorithm_is_reduction(alg), root = 0;
         for (size_t i = 0; i < sizeof by_root / sizeof by_root[0]; i++)
             root |= !strcmp(by_root[i], name);
-        if (coll == MPIGUIDE_COLL_SCATTER || coll == MPIGUIDE_COLL_SCATTERV || root)
+        if (coll == MPIGUIDE_COLL_GATHERV || coll == MPIGUIDE_COLL_SCATTERV)
+            check(alg, BAD_NULLTYPE, MPI_DATATYPE_NULL, MPI_OP_NULL);
+        else if (coll == MPIGUIDE_COLL_SCATTER || root)
             check(alg, BAD_ROOT, MPI_INT, MPI_OP_NULL);
         else
             check(alg, BAD_TYPE, uncommitted, reduction ? user : MPI_OP_NULL);

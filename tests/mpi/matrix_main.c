@@ -1,9 +1,11 @@
 /* The correctness matrix: every non-default algorithm of the registry, through the public API
  * only, on its pairwise case list; each case runs the library's own collective and then the
- * algorithm on identical inputs and compares every buffer byte for byte. Fails on a mismatch,
- * an error, an undocumented decline or any fallback other than a documented decline.
- * A case that does not finish within --case-timeout seconds (default 60) aborts the job naming
- * the case, so a deadlocking algorithm does not hide the report of the others' cases.
+ * algorithm on identical inputs and compares every buffer byte for byte (reductions may also
+ * match the rank-order oracle of matrix_oracle.c where the MPI itself is wrong). Fails on a
+ * mismatch, an error, an undocumented decline, any other fallback, or ranks disagreeing on what
+ * ran. A case that does not finish within --case-timeout seconds (default 60) aborts the job
+ * naming the case. Per algorithm, rank 0 prints the cases, how many the mock-up itself ran
+ * (on every rank), declined, failed, where the library differed from the oracle, and skipped.
  *   matrix --np=N [--alg=NAME[,NAME...]] [--case=K] [--list] [--verbose] [--case-timeout=S] */
 #include "matrix.h"
 #include "mpitest.h"
