@@ -86,7 +86,8 @@ static int loop_barrier(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs
         o->t1[i] = t1;
         o->flag[i] = CODE_OK;
         o->n = i + 1;
-        if (decisions && i + 1 < pl->nmax &&
+        /* the last observation needs no decision, but a rule still counts it */
+        if (decisions && (i + 1 < pl->nmax || pl->stream) &&
             (rc = decide(h, pl, o, i, tm0, CODE_OK, 0, &stop)) != MPI_SUCCESS)
             return rc;
     }
@@ -141,8 +142,7 @@ static int loop_roundtime(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_o
             misses = 0;
             slack = slack * 0.9 > h->slack ? slack * 0.9 : h->slack;
         }
-        if (pl->stream && i + 1 < pl->nmax &&
-            (rc = decide(h, pl, o, i, tm0, o->flag[i], stop, &stop)) != MPI_SUCCESS)
+        if (pl->stream && (rc = decide(h, pl, o, i, tm0, o->flag[i], stop, &stop)) != MPI_SUCCESS)
             return rc;
         if (stop || i + 1 == pl->nmax) break;
         if (h->barrier_count > 0 && misses >= h->barrier_count) {
