@@ -6,8 +6,11 @@
 
 int mg_cmd_info(int argc, char **argv);
 int mg_cmd_selftest(int argc, char **argv);
+int mg_cmd_check(int argc, char **argv);
+int mg_cmd_tune(int argc, char **argv);
 int mg_cmd_bench(int argc, char **argv);
 int mg_cmd_nrep(int argc, char **argv);
+
 int mg_cmd_analyze(int argc, char **argv);
 int mg_cmd_compare(int argc, char **argv);
 int mg_cmd_simulate(int argc, char **argv);
