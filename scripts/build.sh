@@ -11,5 +11,6 @@ for mpi in "${mpis[@]}"; do
   cmake -S . -B "build/$mpi" -DMPI_C_COMPILER="mpicc.$mpi" \
         -DMPIEXEC_EXECUTABLE="$(command -v "mpirun.$mpi")" \
         -DMPIGUIDE_WERROR="${MPIGUIDE_WERROR:-ON}" ${MPIGUIDE_CMAKE_ARGS:-} >/dev/null
-  cmake --build "build/$mpi" -j "$(nproc)"
+  # MPIGUIDE_TARGETS: build only these targets (quickstart needs the library and the tool)
+  cmake --build "build/$mpi" -j "$(nproc)" ${MPIGUIDE_TARGETS:+--target $MPIGUIDE_TARGETS}
 done

@@ -11,7 +11,7 @@ NP=${NP:-4}
 INPUT=${INPUT:-examples/quick.txt}
 OUT=${OUT:-out/quick-$MPI-np$NP}
 scripts/deps.sh
-scripts/build.sh "$MPI"
+MPIGUIDE_TARGETS="mpiguide mpiguide_cli" scripts/build.sh "$MPI"
 bin="$PWD/build/$MPI/bin/mpiguide"
 launcher="mpirun.$MPI -np $NP"
 if [ "$MPI" = openmpi ]; then
