@@ -128,7 +128,9 @@ typedef struct mg_job {
     int coll, alg; /* registry id or MG_CALL_TUNED */
     const char *algname;
     int64_t msize, nrep;
-    int done; /* complete in the file being resumed */
+    int done;       /* complete in the file being resumed */
+    int table_cell; /* --table (table.c): 1 + the cell this measurement fills; 0: none */
+    int problem;    /* --table: problem type of the counts (v-collectives) or of the padding */
 } mg_job;
 
 typedef struct mg_joblist {
@@ -139,6 +141,8 @@ typedef struct mg_joblist {
 /* (call, msize, algorithm) in the order of the options; nrep from nt (may be NULL) or o->nrep.
  * Returns 0, 1 (out of memory) or 2 after a usage message on rank 0; same on every rank. */
 int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l, int rank);
+/* Appends j to l; 0, or -1 when out of memory. */
+int mg_add_job(mg_joblist *l, mg_job j);
 /* `mpiguide: KIND: WHERE: WHAT` on stderr, from rank 0 only. */
 void mg_say(int rank, const char *kind, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -24,7 +24,7 @@ static int is_test_only(int alg) {
     return g && !strncmp(g, "TEST ONLY", 9);
 }
 
-static int add_job(mg_joblist *l, mg_job j) {
+int mg_add_job(mg_joblist *l, mg_job j) {
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 64;
         mg_job *v = realloc(l->v, sizeof *v * (size_t)cap);
@@ -131,7 +131,8 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
                 }
             }
             for (int a = 0; !rc && a < na; a++)
-                if (add_job(l, (mg_job){coll, ids[a], names[a], sizes[s], nrep, 0})) rc = 1;
+                if (mg_add_job(l, (mg_job){coll, ids[a], names[a], sizes[s], nrep, 0, 0, 0}))
+                    rc = 1;
         }
     }
     if (rc == 1) mg_say(rank, "error", "bench", "out of memory");

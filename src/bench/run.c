@@ -7,6 +7,7 @@
 #include "pure/bench_raw.h"
 #include "pure/bench_summary.h"
 #include "pure/problems.h"
+#include "table.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -96,6 +97,7 @@ typedef struct runstate {
     uint64_t seed;
     int exit;
     mg_progress pr;
+    mg_irrtab *table; /* --table */
 } runstate;
 
 static void print_summary(runstate *rs, const mg_job *j, const mg_obs *o) {
@@ -123,7 +125,8 @@ static void print_summary(runstate *rs, const mg_job *j, const mg_obs *o) {
     free(v);
 }
 
-/* Per-rank counts of an irregular problem for Gatherv/Scatterv (NULL: regular counts). */
+/* Per-rank counts of an irregular problem for Gatherv/Scatterv (NULL: regular counts); a
+ * --table measurement carries its own problem type. */
 static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     const mg_bench_opts *o = rs->o;
     if (!o->irregular[0] || (j->coll != MPIGUIDE_COLL_GATHERV && j->coll != MPIGUIDE_COLL_SCATTERV))
@@ -131,8 +134,8 @@ static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
 #ifdef MG_HAVE_PROBLEMS
     int64_t *counts = malloc(sizeof(int64_t) * (size_t)p);
     if (counts)
-        mg_problem_counts(mg_problem_parse(o->irregular), p, j->msize / (int64_t)sizeof(int),
-                          o->rho, rs->seed, counts);
+        mg_problem_counts(j->table_cell ? j->problem : mg_problem_parse(o->irregular), p,
+                          j->msize / (int64_t)sizeof(int), o->rho, rs->seed, counts);
     return counts;
 #else
     (void)p;
@@ -149,8 +152,8 @@ static int measure(runstate *rs, const mg_job *j) {
     int rc = mg_harness_sync_clocks(h, 0);
     if (rc != MPI_SUCCESS) return rc;
 
-    int irregular =
-        o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV || j->coll == MPIGUIDE_COLL_SCATTERV);
+    int irregular = j->table_cell || (o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV ||
+                                                          j->coll == MPIGUIDE_COLL_SCATTERV));
     int64_t *vcounts = problem_counts(rs, j, h->p);
     mg_call c;
     int bad = mg_call_setup(&c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
@@ -205,12 +208,15 @@ static int measure(runstate *rs, const mg_job *j) {
     if ((rc = mg_observe(h, &c, &plan, &obs)) != MPI_SUCCESS) goto out;
     if ((rc = mg_obs_collect(h, &obs)) != MPI_SUCCESS) goto out;
     if (h->rank == 0) {
-        if (rs->write_raw &&
-            mg_raw_write_meas(&rs->w, cname, j->algname, j->msize, obs.runtime, obs.gflag, obs.n)) {
+        const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
+        if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
+                              mg_raw_write_meas(&rs->w, cname, j->algname, j->msize, obs.runtime,
+                                                obs.gflag, obs.n))) {
             mg_say(0, "error", o->output_file ? o->output_file : "stdout", "write failed");
             rs->exit = 1;
         }
         if (o->summary) print_summary(rs, j, &obs);
+        if (j->table_cell) mg_irrtab_note(rs->table, j, obs.runtime, obs.gflag, obs.n);
     }
 out:
     mg_call_free(&c);
@@ -222,6 +228,12 @@ int mg_bench_run(const mg_bench_opts *o) {
     int rank, p;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
+    mg_bench_opts table_opts;
+    if (o->table && !o->root_given) { /* the paper's root, floor(p/2) */
+        table_opts = *o;
+        table_opts.root = p / 2;
+        o = &table_opts;
+    }
     runstate rs;
     memset(&rs, 0, sizeof rs);
     rs.o = o;
@@ -230,10 +242,6 @@ int mg_bench_run(const mg_bench_opts *o) {
     int st = 0;
     if (o->root >= p) {
         mg_say(rank, "error", "--root", "%d is not a rank of %d processes", o->root, p);
-        return 2;
-    }
-    if (o->table) {
-        mg_say(rank, "error", "--table", "the Table 1-5 layout is not available in this build");
         return 2;
     }
 #ifndef MG_HAVE_PROBLEMS
@@ -253,7 +261,7 @@ int mg_bench_run(const mg_bench_opts *o) {
         PMPI_Bcast(nt.e, (int)(sizeof(mg_nrep_entry) * (size_t)nt.n), MPI_BYTE, 0, MPI_COMM_WORLD);
     }
     mg_joblist jobs = {0, 0, NULL};
-    st = mg_build_jobs(o, o->nrep_file ? &nt : NULL, &jobs, rank);
+    st = o->table ? 0 : mg_build_jobs(o, o->nrep_file ? &nt : NULL, &jobs, rank);
     mg_nrep_table_free(&nt);
     if (st) {
         free(jobs.v);
@@ -284,6 +292,7 @@ int mg_bench_run(const mg_bench_opts *o) {
         seed = (uint64_t)time(NULL) * 6364136223846793005ULL ^ (uint64_t)getpid();
     PMPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     rs.seed = seed;
+    if (o->table && (st = mg_irrtab_jobs(o, p, seed, &rs.table, &jobs, rank))) goto finish;
     int *order = malloc(sizeof(int) * (size_t)(jobs.n ? jobs.n : 1));
     if (!order) {
         st = 1;
@@ -298,7 +307,7 @@ int mg_bench_run(const mg_bench_opts *o) {
              o->shuffle);
     char *header = malloc(8192);
     if (header && mg_bench_header(&rs.h, o, 1, extra, header, 8192) != MPI_SUCCESS) st = 1;
-    rs.write_raw = o->output_file || !o->summary;
+    rs.write_raw = o->output_file || (!o->summary && !o->table);
     if (rank == 0 && rs.write_raw) {
         int with_flag = o->sync == MG_SYNC_WINDOW || o->sync == MG_SYNC_ROUNDTIME;
         if (mg_raw_open(&rs.w, o->output_file, o->resume && !fresh, with_flag)) {
@@ -327,6 +336,7 @@ int mg_bench_run(const mg_bench_opts *o) {
         rs.pr.done++;
     }
     mg_progress_end(&rs.pr);
+    if (!st && rs.table && rank == 0) mg_irrtab_print(rs.table, stdout);
     if (!st) st = rs.exit;
     PMPI_Allreduce(MPI_IN_PLACE, &st, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 finish_order:
@@ -334,6 +344,7 @@ finish_order:
 finish:
     if (rank == 0) mg_raw_close(&rs.w);
     mg_harness_free(&rs.h);
+    mg_irrtab_free(rs.table);
     free(jobs.v);
     return st;
 }

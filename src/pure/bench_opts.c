@@ -531,6 +531,7 @@ static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_benc
     case O_ROOT:
         if ((rc = parse_i64(e, opt, v, 0, INT_MAX, 0, &n))) return rc;
         o->root = (int)n;
+        o->root_given = 1;
         return 0;
     case O_OP:
         if (!op_cats(v)) return fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
@@ -585,10 +586,10 @@ static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_benc
         return 0;
     }
     case O_IRREGULAR:
-        if (problem_parse(v) < 0)
+        if (problem_parse(v) < 0 && strcmp(v, "all"))
             return fail(e, opt,
                         "unknown problem type '%s' (same, random, spikes, decreasing, "
-                        "alternating, twoblocks)",
+                        "alternating, twoblocks; all with --table)",
                         v);
         snprintf(o->irregular, sizeof o->irregular, "%s", v);
         return 0;
@@ -634,6 +635,21 @@ static int validate(perr *e, mg_bench_opts *o) {
         return fail(e, "--resume", "needs --output-file (the file to complete)");
     if ((o->b >= 0 || o->table) && !o->irregular[0])
         return fail(e, o->table ? "--table" : "--b", "needs --irregular=TYPE");
+    if (!strcmp(o->irregular, "all") && !o->table)
+        return fail(e, "--irregular", "'all' needs --table");
+    if (o->table && o->resume)
+        return fail(e, "--table",
+                    "cannot be combined with --resume (the table needs every "
+                    "measurement of this run)");
+    if (o->table && o->nrep_file) return fail(e, "--table", "takes --nrep, not --nrep-file");
+    if (o->table && o->ncalls) {
+        int v = 0;
+        for (int i = 0; i < o->ncalls; i++) {
+            const char *name = mg_bench_coll_name(o->calls[i]);
+            v |= !strcmp(name, "MPI_Gatherv") || !strcmp(name, "MPI_Scatterv");
+        }
+        if (!v) return fail(e, "--table", "needs MPI_Gatherv or MPI_Scatterv in --calls-list");
+    }
     return 0;
 }
 
@@ -662,6 +678,12 @@ int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, siz
         if (rc) return rc;
     }
     if (o->help) return 0;
+    if (!o->ncalls && o->table) { /* --table: the paper's gather tables */
+        o->calls = malloc(sizeof(int));
+        if (!o->calls) return fail(&e, "--calls-list", "out of memory");
+        o->calls[0] = mg_bench_coll_id("MPI_Gatherv");
+        o->ncalls = 1;
+    }
     if (!o->ncalls) {
         o->calls = malloc(sizeof(int) * NCOLLS);
         if (!o->calls) return fail(&e, "--calls-list", "out of memory");
@@ -728,4 +750,10 @@ const char mg_bench_usage[] =
     "  --verify                    check each algorithm's result against the default\n"
     "  --warmup=N                  unrecorded calls before each measurement (default 1)\n"
     "  --quiet                     no progress on stderr\n"
-    "  --irregular=TYPE --b=B --rho=R [--table]  problem types for Gatherv/Scatterv\n";
+    "  --irregular=TYPE --b=B --rho=R  problem types for Gatherv/Scatterv: same, random,\n"
+    "                              spikes, decreasing, alternating, twoblocks (b in MPI_INT)\n"
+    "  --table                     with --irregular=TYPE|all: Traff's Tables 1-5 (MPI_Gather on\n"
+    "                              padded blocks, padding guideline, MPI_Gatherv, TUW; average\n"
+    "                              and minimum in us) per problem and b (--b, else 1,10,100,\n"
+    "                              1000); MPI_Scatterv in --calls-list adds the scatter table;\n"
+    "                              root floor(p/2) unless --root; raw rows only to --output-file\n";

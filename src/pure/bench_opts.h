@@ -42,6 +42,7 @@ typedef struct mg_bench_opts {
     double time_ms;        /* --rt-bench-time-ms; 0: no budget */
     int64_t barrier_count; /* --rt-barrier-count */
     int root;
+    int root_given;    /* --root was on the command line (--table: else floor(p/2)) */
     char op[24];       /* MPI_BOR, ... */
     char datatype[24]; /* MPI_BYTE, ... */
     int shuffle;
@@ -53,10 +54,10 @@ typedef struct mg_bench_opts {
     int64_t warmup;
     uint64_t seed;
     int seed_given;
-    char irregular[32];       /* problem type name; "" when not given */
+    char irregular[32];       /* problem type name, or "all" with --table; "" when not given */
     int64_t b;                /* --b, MPI_INT elements; -1 when not given */
     double rho;               /* --rho */
-    int table;                /* --table */
+    int table;                /* --table (src/bench/table.c) */
     double window_us;         /* --window-size (microseconds); 0: automatic */
     int fitpoints, exchanges; /* clock synchronisation: fit points, ping-pongs per point */
     int help;

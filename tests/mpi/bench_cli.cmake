@@ -370,6 +370,58 @@ elseif(CASE STREQUAL "summary")
   expect_match("${out}" "# test alg msize n_valid median ci95_lo ci95_hi\nMPI_Bcast default 8 9 [0-9.]+ [0-9.]+ [0-9.]+\n"
                "--summary=median")
 
+elseif(CASE STREQUAL "table")
+  # --table: the four columns of Traff's tables with numbers (average and minimum each)
+  set(num "[0-9]+\\.[0-9][0-9][* ]")
+  set(row "Random +10 +[0-9]+ +[0-9]+ +${num} +${num} +${num} +${num} +${num} +${num} +${num} +${num}\n")
+  run(rc out err bench --irregular=random --b=10 --table --nrep=5 ${Q})
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    fail("--table: rc ${rc}, stderr with --quiet:\n${err}")
+  endif()
+  expect_match("${out}" "MPI_Gather +Guideline 2 +MPI_Gatherv +TUW_Gatherv" "--table header")
+  expect_match("${out}" "\n *avg +min +avg +min +avg +min +avg +min *\n" "--table avg/min")
+  expect_match("${out}" "${row}" "--table row")
+  if(out MATCHES "#@|MPI_Scatterv")
+    fail("--table without --output-file printed raw rows or a scatter table:\n${out}")
+  endif()
+  # the scatter counterpart; raw rows still go to --output-file, each after its `# table:` line
+  run_ok(bench --irregular=random --b=10 --table --nrep=5 --calls-list=MPI_Gatherv,MPI_Scatterv
+         --output-file=raw.dat ${Q})
+  expect_rows(raw.dat 5 8)
+  file(STRINGS ${WORK}/raw.dat labels REGEX "^# table: problem=random b=10$")
+  list(LENGTH labels n)
+  if(NOT n EQUAL 8)
+    fail("raw.dat: ${n} `# table:` lines, want 8")
+  endif()
+  run(rc out err bench --irregular=random --b=10 --table --nrep=5
+      --calls-list=MPI_Gatherv,MPI_Scatterv ${Q})
+  expect_match("${out}" "MPI_Scatter +Guideline 2 +MPI_Scatterv +TUW_Scatterv" "scatter header")
+  string(REGEX MATCHALL "${row}" rows "${out}")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 2)
+    fail("want a Random row in each table:\n${out}")
+  endif()
+  # usage errors (exit 2, one message, nothing measured)
+  foreach(c "--irregular=nope --table|--irregular: unknown problem type 'nope'"
+            "--irregular=all|--irregular: 'all' needs --table"
+            "--irregular=same --table --calls-list=MPI_Bcast|--table: needs MPI_Gatherv or MPI_Scatterv"
+            "--table|--table: needs --irregular=TYPE")
+    string(REPLACE "|" ";" parts "${c}")
+    list(GET parts 0 args)
+    list(GET parts 1 msg)
+    separate_arguments(args UNIX_COMMAND "${args}")
+    run(rc out err bench ${args})
+    if(NOT rc EQUAL 2)
+      fail("`${args}`: exit ${rc}, want 2\n${err}")
+    endif()
+    string(REGEX MATCHALL "mpiguide: error:" n "${err}")
+    list(LENGTH n n)
+    if(NOT n EQUAL 1 OR NOT out STREQUAL "")
+      fail("`${args}`: ${n} error lines, stdout:\n${out}\n${err}")
+    endif()
+    expect_match("${err}" "mpiguide: error: ${msg}" "`${args}`")
+  endforeach()
+
 elseif(CASE STREQUAL "verify")
   # a deliberately wrong algorithm (test variant of the registry) is caught; correct ones pass
   run(rc out err bench --calls-list=MPI_Allreduce --msizes-list=8,64 --datatype=MPI_INT

@@ -72,6 +72,12 @@ static const struct {
     {"--irregular=same --b=-1", "--b: -1 is out of range"},
     {"--rho=0.5", "--rho: '0.5' is out of range"},
     {"--table", "--table: needs --irregular=TYPE"},
+    {"--irregular=all", "--irregular: 'all' needs --table"},
+    {"--irregular=same --table --output-file=x --resume",
+     "--table: cannot be combined with --resume"},
+    {"--irregular=same --table --nrep-file=n.txt", "--table: takes --nrep, not --nrep-file"},
+    {"--irregular=same --table --calls-list=MPI_Bcast,MPI_Gather",
+     "--table: needs MPI_Gatherv or MPI_Scatterv"},
     {"--window-size=0", "--window-size: '0' is out of range"},
     {"--fitpoints=1", "--fitpoints: 1 is out of range"},
     {"--exchanges=0", "--exchanges: 0 is out of range"},
@@ -211,11 +217,31 @@ static void test_tables(void) {
           same, moved);
 }
 
+/* --table: `all` problem types; MPI_Gatherv without --calls-list; whether --root was given. */
+static void test_irregular_table(void) {
+    mg_bench_opts o;
+    char err[600];
+    CHECK(parse("--irregular=all --table", &o, err, sizeof err) == 0, "all with --table: %s", err);
+    CHECK(!strcmp(o.irregular, "all") && o.table && o.ncalls == 1 &&
+              !strcmp(mg_bench_coll_name(o.calls[0]), "MPI_Gatherv") && !o.root_given,
+          "--table alone: MPI_Gatherv, no root given");
+    mg_bench_opts_free(&o);
+    CHECK(parse("--irregular=random --table --calls-list=MPI_Scatterv,MPI_Bcast --root=0", &o, err,
+                sizeof err) == 0,
+          "scatter table: %s", err);
+    CHECK(o.ncalls == 2 && o.root == 0 && o.root_given, "listed calls kept, root given");
+    mg_bench_opts_free(&o);
+    CHECK(parse("--irregular=same", &o, err, sizeof err) == 0 && o.ncalls > 2 && !o.root_given,
+          "without --table every collective");
+    mg_bench_opts_free(&o);
+}
+
 int main(void) {
     test_errors();
     test_defaults();
     test_every_option();
     test_aliases();
     test_tables();
+    test_irregular_table();
     return DONE();
 }
