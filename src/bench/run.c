@@ -229,7 +229,8 @@ int mg_bench_run(const mg_bench_opts *o) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
     mg_bench_opts table_opts;
-    if (o->table && !o->root_given) { /* the paper's root, floor(p/2) */
+    /* Problem types use the paper's root, floor(p/2), unless --root says otherwise. */
+    if (o->irregular[0] && !o->root_given) {
         table_opts = *o;
         table_opts.root = p / 2;
         o = &table_opts;
