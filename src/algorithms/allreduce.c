@@ -57,10 +57,7 @@ out:
 void mg_allreduce_as_reducescatterblock_allgather_need(const mg_args *a, const mg_shape *s,
                                                        mg_need *need) {
     (void)a;
-    int64_t padded = mg_padded(s->count, s->p);
-    need->ints = 0;
-    need->msg = mg_align(mg_span(s, padded / s->p));
-    if (padded != s->count) need->msg += mg_span(s, padded);
+    mg_red_need_padded(s, need);
 }
 
 /* The padded vector holds up to p - 1 elements more than the user's buffers: it must fit an

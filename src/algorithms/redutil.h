@@ -5,6 +5,7 @@
 #define MG_REDUTIL_H
 
 #include "algutil.h"
+#include "chunks.h"
 
 /* The buffer a reduction reads on this rank: recvbuf when the rank passed MPI_IN_PLACE. */
 static inline const void *mg_red_input(const mg_args *a) {
@@ -63,6 +64,15 @@ static inline void mg_red_zero_tail(void *first, const mg_shape *s, int64_t n, i
     if (padded <= n) return;
     size_t from = (size_t)(n * s->extent);
     memset((char *)first + from, 0, mg_span(s, padded) - from);
+}
+
+/* Scratch of the padded Reduce_scatter_block mock-ups (GL6, GL15): a block of (n + c) / p
+ * elements, and the padded vector of n + c elements when padding is needed (c > 0). */
+static inline void mg_red_need_padded(const mg_shape *s, mg_need *need) {
+    int64_t padded = mg_padded(s->count, s->p);
+    need->ints = 0;
+    need->msg = mg_align(mg_span(s, padded / s->p));
+    if (padded != s->count) need->msg += mg_span(s, padded);
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* NREP stop rules, the HPC Asia estimate, `mpiguide nrep` options and the predicted-nrep file.
  * Every rule is a pure function of the observation sequence, so tests can feed synthetic
  * sequences with known answers; the MPI driver only runs observations and broadcasts. */
+#include "opt_error.h"
 #include "bench_nrep.h"
 #include <ctype.h>
 #include <errno.h>
@@ -172,40 +173,24 @@ int64_t mg_nrep_asia(double t1, double l, int64_t k, int64_t max) {
 }
 
 /* ---- options ---- */
-typedef struct perr {
-    char *buf;
-    size_t len;
-} perr;
 
-static int fail(perr *e, const char *opt, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(perr *e, const char *opt, const char *fmt, ...) {
-    char what[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (e->buf && e->len) snprintf(e->buf, e->len, "%s: %s", opt, what);
-    return 2;
-}
-
-static int num(perr *e, const char *opt, const char *s, double lo, double hi, double *out) {
+static int num(mg_perr *e, const char *opt, const char *s, double lo, double hi, double *out) {
     char *end;
     errno = 0;
     double v = s && *s ? strtod(s, &end) : NAN;
     if (!s || !*s || *end || errno == ERANGE || !(v >= lo && v <= hi))
-        return fail(e, opt, "'%s' is not a number in [%g, %g]", s ? s : "", lo, hi);
+        return mg_perr_fail(e, opt, "'%s' is not a number in [%g, %g]", s ? s : "", lo, hi);
     *out = v;
     return 0;
 }
 
-static int inum(perr *e, const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out) {
+static int inum(mg_perr *e, const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out) {
     char *end;
     errno = 0;
     long long v = s && *s ? strtoll(s, &end, 10) : 0;
     if (!s || !*s || *end || errno == ERANGE || isspace((unsigned char)*s) || v < lo || v > hi)
-        return fail(e, opt, "'%s' is not a whole number in [%lld, %lld]", s ? s : "", (long long)lo,
-                    (long long)hi);
+        return mg_perr_fail(e, opt, "'%s' is not a whole number in [%lld, %lld]", s ? s : "",
+                            (long long)lo, (long long)hi);
     *out = (int64_t)v;
     return 0;
 }
@@ -242,13 +227,13 @@ static const struct {
     {"b2", 9},          {"k", 10},
 };
 
-static int rep_bounds(perr *e, const char *opt, const char *v, mg_nrep_rule *r) {
+static int rep_bounds(mg_perr *e, const char *opt, const char *v, mg_nrep_rule *r) {
     char items[3][32];
     int n = split(v, items, 3);
-    if (n < 0) return fail(e, opt, "'%s' is not min=N,max=N,step=N", v);
+    if (n < 0) return mg_perr_fail(e, opt, "'%s' is not min=N,max=N,step=N", v);
     for (int i = 0; i < n; i++) {
         char *eq = strchr(items[i], '=');
-        if (!eq) return fail(e, opt, "'%s' is not key=value", items[i]);
+        if (!eq) return mg_perr_fail(e, opt, "'%s' is not key=value", items[i]);
         *eq = 0;
         int64_t x;
         int rc = inum(e, opt, eq + 1, 1, 10000000, &x);
@@ -260,15 +245,15 @@ static int rep_bounds(perr *e, const char *opt, const char *v, mg_nrep_rule *r) 
         else if (!strcmp(items[i], "step"))
             r->step = x;
         else
-            return fail(e, opt, "unknown key '%s' (min, max, step)", items[i]);
+            return mg_perr_fail(e, opt, "unknown key '%s' (min, max, step)", items[i]);
     }
     if (r->min > r->max)
-        return fail(e, opt, "min %lld > max %lld", (long long)r->min, (long long)r->max);
+        return mg_perr_fail(e, opt, "min %lld > max %lld", (long long)r->min, (long long)r->max);
     return 0;
 }
 
 int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_t errlen) {
-    perr e = {err, errlen};
+    mg_perr e = {err, errlen};
     if (err && errlen) err[0] = 0;
     memset(o, 0, sizeof *o);
     mg_bench_defaults(&o->bench);
@@ -282,11 +267,11 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
     const char *methods = NULL, *thres = NULL, *wins = NULL;
     char **pass = malloc(sizeof(char *) * (size_t)(argc + 1));
     int npass = 0, rc = 0;
-    if (!pass) return fail(&e, "nrep", "out of memory");
+    if (!pass) return mg_perr_fail(&e, "nrep", "out of memory");
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--", 2) || !a[2]) {
-            rc = fail(&e, a, "not an option (options look like --name=value)");
+            rc = mg_perr_fail(&e, a, "not an option (options look like --name=value)");
             break;
         }
         const char *name = a + 2, *eq = strchr(name, '=');
@@ -303,9 +288,9 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
                 ok |= strlen(shared[k]) == len && !strncmp(shared[k], name, len);
             int arity = mg_bench_option_arity(name, len);
             if (!ok) {
-                rc = fail(&e, opt,
-                          arity < 0 ? "unknown option (mpiguide nrep --help lists them)"
-                                    : "is an option of bench, not of nrep");
+                rc = mg_perr_fail(&e, opt,
+                                  arity < 0 ? "unknown option (mpiguide nrep --help lists them)"
+                                            : "is an option of bench, not of nrep");
                 break;
             }
             pass[npass++] = (char *)a;
@@ -314,7 +299,7 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
         }
         const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!v) {
-            rc = fail(&e, opt, "missing value");
+            rc = mg_perr_fail(&e, opt, "missing value");
             break;
         }
         double d;
@@ -357,15 +342,16 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
     free(pass);
     if (rc) return rc;
     if (o->bench.sync == MG_SYNC_WINDOW)
-        return fail(&e, "--proc-sync",
-                    "window needs fixed repetition counts; use roundtime, "
-                    "dissemination or mpibarrier for nrep");
+        return mg_perr_fail(&e, "--proc-sync",
+                            "window needs fixed repetition counts; use roundtime, "
+                            "dissemination or mpibarrier for nrep");
     /* methods, then their thresholds and windows in the same order */
     int order[MG_NREP_NMETHODS], nm = 0;
     if (methods) {
         char items[8][32];
         int n = split(methods, items, 8);
-        if (n < 0) return fail(&e, "--pred-method", "'%s' is not a list of methods", methods);
+        if (n < 0)
+            return mg_perr_fail(&e, "--pred-method", "'%s' is not a list of methods", methods);
         o->rule.methods = 0;
         for (int i = 0; i < n; i++) {
             int m = -1;
@@ -373,13 +359,15 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
                 if (!strcmp(items[i], method_names[k])) m = k;
             if (!strcmp(items[i], "hpcasia")) {
                 if (n > 1)
-                    return fail(&e, "--pred-method", "hpcasia cannot be combined with others");
+                    return mg_perr_fail(&e, "--pred-method",
+                                        "hpcasia cannot be combined with others");
                 o->hpcasia = 1;
                 continue;
             }
             if (m < 0)
-                return fail(&e, "--pred-method",
-                            "unknown method '%s' (rse, cov_mean, cov_median, hpcasia)", items[i]);
+                return mg_perr_fail(&e, "--pred-method",
+                                    "unknown method '%s' (rse, cov_mean, cov_median, hpcasia)",
+                                    items[i]);
             if (!(o->rule.methods & (1u << m))) order[nm++] = m;
             o->rule.methods |= 1u << m;
         }
@@ -387,11 +375,11 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
         order[nm++] = MG_NREP_RSE;
     }
     if (thres) {
-        if (o->hpcasia) return fail(&e, "--var-thres", "not used by hpcasia (--t1-thres)");
+        if (o->hpcasia) return mg_perr_fail(&e, "--var-thres", "not used by hpcasia (--t1-thres)");
         char items[8][32];
         int n = split(thres, items, 8);
         if (n < 0 || (n != 1 && n != nm))
-            return fail(&e, "--var-thres", "give one threshold or one per method (%d)", nm);
+            return mg_perr_fail(&e, "--var-thres", "give one threshold or one per method (%d)", nm);
         for (int i = 0; i < nm; i++) {
             double d;
             int rc2 = num(&e, "--var-thres", items[n == 1 ? 0 : i], 1e-9, 10.0, &d);
@@ -406,9 +394,11 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
         char items[8][32];
         int n = split(wins, items, 8);
         if (o->hpcasia || ncov == 0)
-            return fail(&e, "--var-win", "only the cov_mean and cov_median methods use windows");
+            return mg_perr_fail(&e, "--var-win",
+                                "only the cov_mean and cov_median methods use windows");
         if (n < 0 || (n != 1 && n != ncov))
-            return fail(&e, "--var-win", "give one window or one per COV method (%d)", ncov);
+            return mg_perr_fail(&e, "--var-win", "give one window or one per COV method (%d)",
+                                ncov);
         for (int i = 0; i < ncov; i++) {
             int64_t w;
             int rc2 = inum(&e, "--var-win", items[n == 1 ? 0 : i], 2, 100000, &w);

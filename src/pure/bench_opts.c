@@ -2,6 +2,7 @@
  * an unknown option, a malformed number or a value out of range is an error that names the
  * option, so a typo never silently changes what is measured. */
 #define _POSIX_C_SOURCE 200809L
+#include "opt_error.h"
 #include "bench_opts.h"
 #include "problems.h"
 #include <ctype.h>
@@ -212,31 +213,16 @@ int mg_bench_opts_copy(mg_bench_opts *dst, const mg_bench_opts *src) {
 }
 
 /* ---- value parsers: each returns 0 or writes "OPTION: problem" and returns 2 ---- */
-typedef struct perr {
-    char *buf;
-    size_t len;
-} perr;
-
-static int fail(perr *e, const char *opt, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(perr *e, const char *opt, const char *fmt, ...) {
-    char what[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (e->buf && e->len) snprintf(e->buf, e->len, "%s: %s", opt, what);
-    return 2;
-}
 
 /* Integer with an optional binary suffix K, M, G (sizes only). */
-static int parse_i64(perr *e, const char *opt, const char *s, int64_t lo, int64_t hi, int suffix,
+static int parse_i64(mg_perr *e, const char *opt, const char *s, int64_t lo, int64_t hi, int suffix,
                      int64_t *out) {
-    if (!s || !*s) return fail(e, opt, "missing value");
+    if (!s || !*s) return mg_perr_fail(e, opt, "missing value");
     errno = 0;
     char *end;
     long long v = strtoll(s, &end, 10);
-    if (end == s || isspace((unsigned char)*s)) return fail(e, opt, "'%s' is not a number", s);
+    if (end == s || isspace((unsigned char)*s))
+        return mg_perr_fail(e, opt, "'%s' is not a number", s);
     int64_t mul = 1;
     if (suffix && *end && !end[1]) {
         switch (*end) {
@@ -259,41 +245,42 @@ static int parse_i64(perr *e, const char *opt, const char *s, int64_t lo, int64_
             break;
         }
     }
-    if (*end) return fail(e, opt, "'%s' is not a whole number", s);
+    if (*end) return mg_perr_fail(e, opt, "'%s' is not a whole number", s);
     if (errno == ERANGE || (mul > 1 && (v > INT64_MAX / mul || v < INT64_MIN / mul)))
-        return fail(e, opt, "'%s' is out of range", s);
+        return mg_perr_fail(e, opt, "'%s' is out of range", s);
     v *= mul;
     if (v < lo || v > hi)
-        return fail(e, opt, "%lld is out of range [%lld, %lld]", v, (long long)lo, (long long)hi);
+        return mg_perr_fail(e, opt, "%lld is out of range [%lld, %lld]", v, (long long)lo,
+                            (long long)hi);
     *out = (int64_t)v;
     return 0;
 }
 
-static int parse_double(perr *e, const char *opt, const char *s, double lo, double hi,
+static int parse_double(mg_perr *e, const char *opt, const char *s, double lo, double hi,
                         double *out) {
-    if (!s || !*s) return fail(e, opt, "missing value");
+    if (!s || !*s) return mg_perr_fail(e, opt, "missing value");
     errno = 0;
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || isspace((unsigned char)*s))
-        return fail(e, opt, "'%s' is not a number", s);
+        return mg_perr_fail(e, opt, "'%s' is not a number", s);
     if (errno == ERANGE || !isfinite(v) || v < lo || v > hi)
-        return fail(e, opt, "'%s' is out of range [%g, %g]", s, lo, hi);
+        return mg_perr_fail(e, opt, "'%s' is out of range [%g, %g]", s, lo, hi);
     *out = v;
     return 0;
 }
 
 /* Calls `item` for every comma-separated item of s (empty items are errors). */
-static int each_item(perr *e, const char *opt, const char *s,
-                     int (*item)(perr *, const char *, const char *, void *), void *ctx) {
-    if (!s || !*s) return fail(e, opt, "missing value");
+static int each_item(mg_perr *e, const char *opt, const char *s,
+                     int (*item)(mg_perr *, const char *, const char *, void *), void *ctx) {
+    if (!s || !*s) return mg_perr_fail(e, opt, "missing value");
     const char *p = s;
     for (;;) {
         const char *c = strchr(p, ',');
         size_t n = c ? (size_t)(c - p) : strlen(p);
         char buf[256];
-        if (n == 0) return fail(e, opt, "empty item in '%s'", s);
-        if (n >= sizeof buf) return fail(e, opt, "item too long in '%s'", s);
+        if (n == 0) return mg_perr_fail(e, opt, "empty item in '%s'", s);
+        if (n >= sizeof buf) return mg_perr_fail(e, opt, "item too long in '%s'", s);
         memcpy(buf, p, n);
         buf[n] = 0;
         int rc = item(e, opt, buf, ctx);
@@ -303,46 +290,47 @@ static int each_item(perr *e, const char *opt, const char *s,
     }
 }
 
-static int add_msize(perr *e, const char *opt, mg_bench_opts *o, int64_t v) {
+static int add_msize(mg_perr *e, const char *opt, mg_bench_opts *o, int64_t v) {
     for (int i = 0; i < o->nmsizes; i++)
         if (o->msizes[i] == v) return 0;
     int64_t *m = realloc(o->msizes, sizeof(int64_t) * (size_t)(o->nmsizes + 1));
-    if (!m) return fail(e, opt, "out of memory");
+    if (!m) return mg_perr_fail(e, opt, "out of memory");
     o->msizes = m;
     o->msizes[o->nmsizes++] = v;
     return 0;
 }
 
-static int msize_item(perr *e, const char *opt, const char *s, void *ctx) {
+static int msize_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     int64_t v;
     int rc = parse_i64(e, opt, s, 0, (int64_t)1 << 40, 1, &v);
     return rc ? rc : add_msize(e, opt, ctx, v);
 }
 
-static int call_item(perr *e, const char *opt, const char *s, void *ctx) {
+static int call_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     mg_bench_opts *o = ctx;
     int id = mg_bench_coll_id(s);
-    if (id < 0) return fail(e, opt, "unknown collective '%s' (mpiguide info lists them)", s);
+    if (id < 0)
+        return mg_perr_fail(e, opt, "unknown collective '%s' (mpiguide info lists them)", s);
     for (int i = 0; i < o->ncalls; i++)
         if (o->calls[i] == id) return 0;
     int *c = realloc(o->calls, sizeof(int) * (size_t)(o->ncalls + 1));
-    if (!c) return fail(e, opt, "out of memory");
+    if (!c) return mg_perr_fail(e, opt, "out of memory");
     o->calls = c;
     o->calls[o->ncalls++] = id;
     return 0;
 }
 
-static int alg_item(perr *e, const char *opt, const char *s, void *ctx) {
+static int alg_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     mg_bench_opts *o = ctx;
     for (const char *q = s; *q; q++)
         if (!isalnum((unsigned char)*q) && *q != '_')
-            return fail(e, opt, "'%s' is not an algorithm name", s);
+            return mg_perr_fail(e, opt, "'%s' is not an algorithm name", s);
     for (int i = 0; i < o->nalgs; i++)
         if (!strcmp(o->algs[i], s)) return 0;
     char **a = realloc(o->algs, sizeof(char *) * (size_t)(o->nalgs + 1));
-    if (!a) return fail(e, opt, "out of memory");
+    if (!a) return mg_perr_fail(e, opt, "out of memory");
     o->algs = a;
-    if (!(o->algs[o->nalgs] = strdup(s))) return fail(e, opt, "out of memory");
+    if (!(o->algs[o->nalgs] = strdup(s))) return mg_perr_fail(e, opt, "out of memory");
     o->nalgs++;
     return 0;
 }
@@ -352,10 +340,10 @@ typedef struct interval {
     int have_min, have_max;
 } interval;
 
-static int interval_item(perr *e, const char *opt, const char *s, void *ctx) {
+static int interval_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     interval *iv = ctx;
     const char *eq = strchr(s, '=');
-    if (!eq) return fail(e, opt, "'%s' is not key=value (min=E1,max=E2[,step=S])", s);
+    if (!eq) return mg_perr_fail(e, opt, "'%s' is not key=value (min=E1,max=E2[,step=S])", s);
     size_t k = (size_t)(eq - s);
     if (k == 3 && !strncmp(s, "min", 3)) {
         iv->have_min = 1;
@@ -366,10 +354,10 @@ static int interval_item(perr *e, const char *opt, const char *s, void *ctx) {
         return parse_i64(e, opt, eq + 1, 0, 40, 0, &iv->max);
     }
     if (k == 4 && !strncmp(s, "step", 4)) return parse_i64(e, opt, eq + 1, 1, 40, 0, &iv->step);
-    return fail(e, opt, "unknown key '%.*s' (min, max, step)", (int)k, s);
+    return mg_perr_fail(e, opt, "unknown key '%.*s' (min, max, step)", (int)k, s);
 }
 
-static int summary_item(perr *e, const char *opt, const char *s, void *ctx) {
+static int summary_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     unsigned *m = ctx;
     if (!strcmp(s, "min"))
         *m |= MG_SUMMARY_MIN;
@@ -380,14 +368,14 @@ static int summary_item(perr *e, const char *opt, const char *s, void *ctx) {
     else if (!strcmp(s, "max"))
         *m |= MG_SUMMARY_MAX;
     else
-        return fail(e, opt, "unknown statistic '%s' (min, median, mean, max)", s);
+        return mg_perr_fail(e, opt, "unknown statistic '%s' (min, median, mean, max)", s);
     return 0;
 }
 
-static int set_string(perr *e, const char *opt, char **dst, const char *v) {
-    if (!v || !*v) return fail(e, opt, "missing value");
+static int set_string(mg_perr *e, const char *opt, char **dst, const char *v) {
+    if (!v || !*v) return mg_perr_fail(e, opt, "missing value");
     char *d = strdup(v);
-    if (!d) return fail(e, opt, "out of memory");
+    if (!d) return mg_perr_fail(e, opt, "out of memory");
     free(*dst);
     *dst = d;
     return 0;
@@ -474,7 +462,7 @@ int mg_bench_option_arity(const char *name, size_t len) {
     return -1;
 }
 
-static int set_sync(perr *e, const char *opt, const char *v, mg_bench_opts *o) {
+static int set_sync(mg_perr *e, const char *opt, const char *v, mg_bench_opts *o) {
     static const struct {
         const char *name;
         int sync;
@@ -491,11 +479,11 @@ static int set_sync(perr *e, const char *opt, const char *v, mg_bench_opts *o) {
             o->sync = names[i].sync;
             return 0;
         }
-    return fail(e, opt, "unknown method '%s' (mpibarrier, dissemination, window, roundtime)",
-                v ? v : "");
+    return mg_perr_fail(
+        e, opt, "unknown method '%s' (mpibarrier, dissemination, window, roundtime)", v ? v : "");
 }
 
-static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_bench_opts *o) {
+static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_bench_opts *o) {
     int64_t n;
     int rc;
     switch (id) {
@@ -511,9 +499,10 @@ static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_benc
     case O_INTERVAL: {
         interval iv = {0, 0, 1, 0, 0};
         if ((rc = each_item(e, opt, v, interval_item, &iv))) return rc;
-        if (!iv.have_min || !iv.have_max) return fail(e, opt, "needs min=E1,max=E2");
+        if (!iv.have_min || !iv.have_max) return mg_perr_fail(e, opt, "needs min=E1,max=E2");
         if (iv.min > iv.max)
-            return fail(e, opt, "min %lld > max %lld", (long long)iv.min, (long long)iv.max);
+            return mg_perr_fail(e, opt, "min %lld > max %lld", (long long)iv.min,
+                                (long long)iv.max);
         for (int64_t x = iv.min; x <= iv.max; x += iv.step)
             if ((rc = add_msize(e, opt, o, (int64_t)1 << x))) return rc;
         return 0;
@@ -534,12 +523,13 @@ static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_benc
         o->root_given = 1;
         return 0;
     case O_OP:
-        if (!op_cats(v)) return fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
+        if (!op_cats(v)) return mg_perr_fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
         snprintf(o->op, sizeof o->op, "%s", v);
         return 0;
     case O_DATATYPE:
         if (!mg_bench_type_size(v))
-            return fail(e, opt, "unknown datatype '%s' (MPI_BYTE, MPI_INT, MPI_DOUBLE, ...)", v);
+            return mg_perr_fail(e, opt,
+                                "unknown datatype '%s' (MPI_BYTE, MPI_INT, MPI_DOUBLE, ...)", v);
         snprintf(o->datatype, sizeof o->datatype, "%s", v);
         return 0;
     case O_SHUFFLE:
@@ -553,7 +543,7 @@ static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_benc
         else if (!strcmp(v, "global"))
             o->runtime = MG_RUNTIME_GLOBAL;
         else
-            return fail(e, opt, "unknown type '%s' (local, global)", v);
+            return mg_perr_fail(e, opt, "unknown type '%s' (local, global)", v);
         return 0;
     case O_SUMMARY:
         o->summary = 0;
@@ -576,21 +566,23 @@ static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_benc
     case O_WARMUP:
         return parse_i64(e, opt, v, 0, 1000000, 0, &o->warmup);
     case O_SEED: {
-        if (!v || !*v || *v == '-') return fail(e, opt, "'%s' is not a seed (0..2^64-1)", v);
+        if (!v || !*v || *v == '-')
+            return mg_perr_fail(e, opt, "'%s' is not a seed (0..2^64-1)", v);
         errno = 0;
         char *end;
         unsigned long long s = strtoull(v, &end, 10);
-        if (*end || errno == ERANGE) return fail(e, opt, "'%s' is not a seed (0..2^64-1)", v);
+        if (*end || errno == ERANGE)
+            return mg_perr_fail(e, opt, "'%s' is not a seed (0..2^64-1)", v);
         o->seed = (uint64_t)s;
         o->seed_given = 1;
         return 0;
     }
     case O_IRREGULAR:
         if (problem_parse(v) < 0 && strcmp(v, "all"))
-            return fail(e, opt,
-                        "unknown problem type '%s' (same, random, spikes, decreasing, "
-                        "alternating, twoblocks; all with --table)",
-                        v);
+            return mg_perr_fail(e, opt,
+                                "unknown problem type '%s' (same, random, spikes, decreasing, "
+                                "alternating, twoblocks; all with --table)",
+                                v);
         snprintf(o->irregular, sizeof o->irregular, "%s", v);
         return 0;
     case O_B:
@@ -614,52 +606,54 @@ static int apply(perr *e, const char *opt, enum optid id, const char *v, mg_benc
         o->help = 1;
         return 0;
     }
-    return fail(e, opt, "internal error");
+    return mg_perr_fail(e, opt, "internal error");
 }
 
 /* Checks between options once all are known. */
-static int validate(perr *e, mg_bench_opts *o) {
+static int validate(mg_perr *e, mg_bench_opts *o) {
     int tsize = mg_bench_type_size(o->datatype);
     int any_red = 0;
     for (int i = 0; i < o->ncalls; i++) any_red |= mg_bench_coll_is_reduction(o->calls[i]);
     if (!o->ncalls) any_red = 1; /* every collective */
     if (any_red && !mg_bench_op_allowed(o->op, o->datatype))
-        return fail(e, "--op", "%s does not apply to %s (MPI-3.1 section 5.9.2)", o->op,
-                    o->datatype);
+        return mg_perr_fail(e, "--op", "%s does not apply to %s (MPI-3.1 section 5.9.2)", o->op,
+                            o->datatype);
     for (int i = 0; i < o->nmsizes; i++)
         if (o->msizes[i] % tsize)
-            return fail(e, "--msizes-list",
-                        "%lld bytes is not a multiple of the size of %s (%d bytes)",
-                        (long long)o->msizes[i], o->datatype, tsize);
+            return mg_perr_fail(e, "--msizes-list",
+                                "%lld bytes is not a multiple of the size of %s (%d bytes)",
+                                (long long)o->msizes[i], o->datatype, tsize);
     if (o->resume && !o->output_file)
-        return fail(e, "--resume", "needs --output-file (the file to complete)");
+        return mg_perr_fail(e, "--resume", "needs --output-file (the file to complete)");
     if ((o->b >= 0 || o->table) && !o->irregular[0])
-        return fail(e, o->table ? "--table" : "--b", "needs --irregular=TYPE");
+        return mg_perr_fail(e, o->table ? "--table" : "--b", "needs --irregular=TYPE");
     if (!strcmp(o->irregular, "all") && !o->table)
-        return fail(e, "--irregular", "'all' needs --table");
+        return mg_perr_fail(e, "--irregular", "'all' needs --table");
     if (o->table && o->resume)
-        return fail(e, "--table",
-                    "cannot be combined with --resume (the table needs every "
-                    "measurement of this run)");
-    if (o->table && o->nrep_file) return fail(e, "--table", "takes --nrep, not --nrep-file");
+        return mg_perr_fail(e, "--table",
+                            "cannot be combined with --resume (the table needs every "
+                            "measurement of this run)");
+    if (o->table && o->nrep_file)
+        return mg_perr_fail(e, "--table", "takes --nrep, not --nrep-file");
     if (o->table && o->ncalls) {
         int v = 0;
         for (int i = 0; i < o->ncalls; i++) {
             const char *name = mg_bench_coll_name(o->calls[i]);
             v |= !strcmp(name, "MPI_Gatherv") || !strcmp(name, "MPI_Scatterv");
         }
-        if (!v) return fail(e, "--table", "needs MPI_Gatherv or MPI_Scatterv in --calls-list");
+        if (!v)
+            return mg_perr_fail(e, "--table", "needs MPI_Gatherv or MPI_Scatterv in --calls-list");
     }
     return 0;
 }
 
 int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, size_t errlen) {
-    perr e = {err, errlen};
+    mg_perr e = {err, errlen};
     if (err && errlen) err[0] = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--", 2) || !a[2])
-            return fail(&e, a, "not an option (options look like --name=value)");
+            return mg_perr_fail(&e, a, "not an option (options look like --name=value)");
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         int k = -1;
@@ -667,11 +661,12 @@ int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, siz
             if (strlen(table[t].name) == len && !strncmp(table[t].name, name, len)) k = (int)t;
         char opt[64];
         snprintf(opt, sizeof opt, "--%.*s", (int)(len < 50 ? len : 50), name);
-        if (k < 0) return fail(&e, opt, "unknown option (mpiguide bench --help lists them)");
+        if (k < 0)
+            return mg_perr_fail(&e, opt, "unknown option (mpiguide bench --help lists them)");
         const char *v = eq ? eq + 1 : NULL;
-        if (table[k].arg == ARG_NONE && v) return fail(&e, opt, "takes no value");
+        if (table[k].arg == ARG_NONE && v) return mg_perr_fail(&e, opt, "takes no value");
         if (table[k].arg == ARG_REQUIRED && !v) {
-            if (i + 1 >= argc) return fail(&e, opt, "missing value");
+            if (i + 1 >= argc) return mg_perr_fail(&e, opt, "missing value");
             v = argv[++i];
         }
         int rc = apply(&e, opt, table[k].id, v, o);
@@ -680,13 +675,13 @@ int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, siz
     if (o->help) return 0;
     if (!o->ncalls && o->table) { /* --table: the paper's gather tables */
         o->calls = malloc(sizeof(int));
-        if (!o->calls) return fail(&e, "--calls-list", "out of memory");
+        if (!o->calls) return mg_perr_fail(&e, "--calls-list", "out of memory");
         o->calls[0] = mg_bench_coll_id("MPI_Gatherv");
         o->ncalls = 1;
     }
     if (!o->ncalls) {
         o->calls = malloc(sizeof(int) * NCOLLS);
-        if (!o->calls) return fail(&e, "--calls-list", "out of memory");
+        if (!o->calls) return mg_perr_fail(&e, "--calls-list", "out of memory");
         for (int c = 0; c < NCOLLS; c++) o->calls[c] = c;
         o->ncalls = NCOLLS;
     }
