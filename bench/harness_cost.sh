@@ -9,6 +9,6 @@ build=${1:-build/openmpi}
 np=${2:-2}
 nrep=${3:-20000}
 cmake --build "$build" --target bench_harness_cost >/dev/null
-launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:FILEPATH=//p' "$build/CMakeCache.txt")
+launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 timeout 600 "$launcher" -n "$np" "$build/bin/bench_harness_cost" --nrep="$nrep"

@@ -27,7 +27,7 @@ nrep_args=${NREP_ARGS:---pred-method=cov_median --var-thres=0.005 --var-win=50 -
 bench_args=${BENCH_ARGS:-}
 calls=MPI_Allreduce,MPI_Bcast
 bin="$build/bin/mpiguide"
-launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:FILEPATH=//p' "$build/CMakeCache.txt")
+launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$out"
 rm -f "$out"/pred-*.dat "$out"/full-*.dat "$out"/times.txt

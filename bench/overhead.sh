@@ -31,8 +31,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export HYDRA_LAUNCHER=fork
 for build in "${builds[@]}"; do
   cmake --build "$build" --target mpiguide >/dev/null
-  mpicc=$(sed -n 's/^MPI_C_COMPILER:FILEPATH=//p' "$build/CMakeCache.txt")
-  launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:FILEPATH=//p' "$build/CMakeCache.txt")
+  mpicc=$(sed -n 's/^MPI_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+  launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
   lib=$(cd "$build/lib" && pwd)/libmpiguide.so
   "$mpicc" -O2 -o "$tmp/overhead" bench/overhead.c
   echo "=== $build ($("$mpicc" -show | awk '{print $1}') / $(basename "$launcher")) ==="
