@@ -120,6 +120,16 @@ static void side_cells(mg_table *t, const mg_analysis *a, const mg_point *pt) {
     }
 }
 
+/* Prints a table of `compare` after a blank line, aligned or as CSV, and frees it. */
+static void emit(mg_table *t, FILE *f, int csv) {
+    fputc('\n', f);
+    if (csv)
+        mg_table_csv(t, f, 1);
+    else
+        mg_table_print(t, f);
+    mg_table_free(t);
+}
+
 int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir_b) {
     side s[2];
     const char *dirs[2] = {dir_a, dir_b};
@@ -175,12 +185,7 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
             }
         }
     }
-    fputc('\n', f);
-    if (o->csv)
-        mg_table_csv(t, f, 1);
-    else
-        mg_table_print(t, f);
-    mg_table_free(t);
+    emit(t, f, o->csv);
 
     /* quality per collective side by side */
     static const char *qcols[] = {"collective|collective|l", "A quality|a_quality|r",
@@ -206,12 +211,7 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
             mg_table_cell(t, cb ? c : "-", NULL);
         }
     }
-    fputc('\n', f);
-    if (o->csv)
-        mg_table_csv(t, f, 1);
-    else
-        mg_table_print(t, f);
-    mg_table_free(t);
+    emit(t, f, o->csv);
     fprintf(f, "\nquality score: A %s, B %s (1 = self-consistent; * = barrier warning)\n",
             mg_fmt_num(b, sizeof b, s[0].a.quality, 4), mg_fmt_num(c, sizeof c, s[1].a.quality, 4));
     rc = o->exit_code && (s[0].a.nviol_brave || s[1].a.nviol_brave) ? 3 : 0;
