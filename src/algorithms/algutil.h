@@ -34,6 +34,15 @@ static inline void *mg_elem(const void *buf, int64_t i, MPI_Aint extent) {
     return (char *)buf + i * extent;
 }
 
+/* Receive address of this rank's block of `count` elements at element `displ` of the user's
+ * recvbuf. An empty block gets recvbuf itself: MPICH rejects a receive pointer equal to the
+ * send pointer whatever the count, and an empty block at the end of recvbuf has the address of
+ * a sendbuf that follows it in memory (`double t[2]; Allreduce(&t[1], &t[0], 1, ...)`);
+ * recvbuf itself never equals a non-aliased sendbuf of a call that moves data. */
+static inline void *mg_recv_block(void *recvbuf, int64_t displ, int count, MPI_Aint extent) {
+    return count ? mg_elem(recvbuf, displ, extent) : recvbuf;
+}
+
 /* Rounds up to a multiple of 64 bytes so scratch regions stay aligned. */
 static inline size_t mg_align(size_t bytes) {
     return (bytes + 63) & ~(size_t)63;

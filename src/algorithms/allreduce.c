@@ -80,7 +80,7 @@ int mg_allreduce_as_reducescatter_allgatherv(const mg_args *a, const mg_shape *s
     int *counts = x->ints, *displs = x->ints + s->p;
     mg_chunk_counts(s->count, s->p, mg_chunk_elems(s->tsize), counts, displs);
     int mine = counts[s->rank];
-    void *myslot = mg_elem(a->recvbuf, displs[s->rank], s->extent);
+    void *myslot = mg_recv_block(a->recvbuf, displs[s->rank], mine, s->extent);
     if (a->sendbuf != MPI_IN_PLACE) {
         MG_TRY(PMPI_Reduce_scatter(a->sendbuf, myslot, counts, a->recvtype, a->op, a->comm));
         MG_TRY(PMPI_Allgatherv(MPI_IN_PLACE, 0, a->recvtype, a->recvbuf, counts, displs,

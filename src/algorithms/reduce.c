@@ -90,7 +90,7 @@ int mg_reduce_as_reducescatter_gatherv(const mg_args *a, const mg_shape *s, cons
     int mine = counts[s->rank];
     void *tmp = mg_typed(x->msg, s);
     if (s->rank == a->root && a->sendbuf != MPI_IN_PLACE) {
-        void *myslot = mg_elem(a->recvbuf, displs[s->rank], s->extent);
+        void *myslot = mg_recv_block(a->recvbuf, displs[s->rank], mine, s->extent);
         MG_TRY(PMPI_Reduce_scatter(a->sendbuf, myslot, counts, a->recvtype, a->op, a->comm));
         MG_TRY(PMPI_Gatherv(MPI_IN_PLACE, mine, a->recvtype, a->recvbuf, counts, displs,
                             a->recvtype, a->root, a->comm));

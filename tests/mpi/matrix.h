@@ -20,6 +20,7 @@ enum mx_dim {
     MX_TPAIR,
     MX_OP,
     MX_NONSIG,
+    MX_PLACE,
     MX_NDIMS
 };
 enum { MX_INPLACE_NO, MX_INPLACE_YES };
@@ -41,6 +42,11 @@ enum { MX_TP_SAME, MX_TP_SENDWIDE, MX_TP_RECVWIDE, MX_TP_MIXED };
 enum { MX_OP_SUM, MX_OP_MAX, MX_OP_USER_COMM, MX_OP_USER_NONCOMM, MX_NOPS };
 /* Arguments significant only at the root: a sentinel buffer (must stay untouched) or NULL. */
 enum { MX_NONSIG_BUFFER, MX_NONSIG_NULL };
+/* Where the send and receive buffers lie: separate allocations, one allocation with the receive
+ * buffer right after the send buffer (or the other way round, as in `double t[2]; ...
+ * Allreduce(&t[1], &t[0], 1, ...)`), so a zero-length block at the boundary has the address
+ * of the other buffer, or separate allocations at odd addresses. */
+enum { MX_PLACE_APART, MX_PLACE_SEND_RECV, MX_PLACE_RECV_SEND, MX_PLACE_MISALIGNED, MX_NPLACES };
 
 #define MX_MAXCASES 160
 
@@ -93,12 +99,17 @@ void mx_reset_op_calls(void);
 
 /* ---- Buffers (matrix_buffers.c) ---- */
 
+enum { MX_SEND, MX_RECV, MX_NBUFS };
+struct mx_setup;
+
 /* Value ranges: any bit pattern (data movement), small signed integers (sums, max, the
  * commutative user op), or packed affine maps (the non-commutative user op). */
 enum { MX_VALUES_ANY, MX_VALUES_SMALL, MX_VALUES_AFFINE };
 
 typedef struct mx_buf {
-    unsigned char *mem; /* allocation: guard, n element slots, guard */
+    unsigned char *block; /* the allocation this buffer owns, or NULL (a view of another's) */
+    unsigned char *mem;   /* the bytes compared: guard, n element slots, guard (a buffer that
+                           * shares an allocation has no guard on the side of its neighbour) */
     size_t bytes;
     char *ptr; /* the address passed to MPI (origin of element 0) */
     const mx_type *T;
@@ -109,7 +120,11 @@ typedef struct mx_buf {
 int mx_buf_alloc(mx_buf *b, const mx_type *T, int64_t n, int64_t defined);
 /* Sentinel bytes everywhere, then values in every data field. */
 void mx_buf_fill(mx_buf *b, uint64_t seed, int values);
-int mx_buf_clone(mx_buf *dst, const mx_buf *src);
+/* The buffers of one copy of a case, placed as S->place says (placement applies only when the
+ * rank has both buffers); 0 or -1. */
+int mx_bufs_alloc(mx_buf b[MX_NBUFS], const struct mx_setup *S);
+/* dst gets the placement and the contents of src. */
+int mx_bufs_clone(mx_buf dst[MX_NBUFS], const mx_buf src[MX_NBUFS], const struct mx_setup *S);
 /* 0 when got equals ref byte for byte (guards and holes included); otherwise 1 with a
  * description of the first difference in msg. */
 int mx_buf_diff(const mx_buf *ref, const mx_buf *got, const char *name, char *msg, size_t len);
@@ -117,10 +132,9 @@ void mx_buf_free(mx_buf *b);
 
 /* ---- Arguments of one case on one rank (matrix_args.c) ---- */
 
-enum { MX_SEND, MX_RECV, MX_NBUFS };
-
 typedef struct mx_setup {
-    int coll, p, rank, root, count;
+    int coll, p, rank, root, count, place;
+    int inplace; /* the case passes MPI_IN_PLACE (on the ranks its collective allows) */
     const mx_type *T;
     int values;
     mpiguide_args a;             /* everything but the buffers */

@@ -121,6 +121,8 @@ int mx_setup_case(int coll, const mx_case *c, MPI_Comm comm, mx_setup *S) {
     S->T = mx_type_of(c->v[MX_DTYPE]);
     S->root = mx_root_of(c->v[MX_ROOT], S->p);
     S->count = mx_count_of(c->v[MX_COUNT], S->p);
+    S->place = c->v[MX_PLACE];
+    S->inplace = c->v[MX_INPLACE] == MX_INPLACE_YES;
     int p = S->p, root = S->rank == S->root, inplace = c->v[MX_INPLACE] == MX_INPLACE_YES;
     int null = c->v[MX_NONSIG] == MX_NONSIG_NULL, tpair = c->v[MX_TPAIR];
     int m = tpair == MX_TP_SAME ? 1 : 2; /* T elements per count unit */

@@ -1,7 +1,8 @@
-/* Buffers of the matrix: n element slots of a test datatype between two guards, filled with a
- * position-dependent sentinel and then values in the data fields only, so a write into a hole
- * or past either end changes bytes the library's own collective leaves alone. Comparison is
- * over the whole allocation and names the first differing byte. */
+/* Buffers of the matrix: n element slots of a test datatype between two guards (or next to the
+ * other buffer of the call, per the placement dimension), filled with a position-dependent sentinel
+ * and then values in the data fields only, so a write into a hole or past either end changes bytes
+ * the library's own collective leaves alone. Comparison is over the whole allocation and names the
+ * first differing byte. */
 #include "matrix.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,16 +22,61 @@ static int field_size(const mx_field *f) {
     return f->dbl ? (int)sizeof(double) : (int)sizeof(int);
 }
 
-int mx_buf_alloc(mx_buf *b, const mx_type *T, int64_t n, int64_t defined) {
-    memset(b, 0, sizeof *b);
+/* A view of n slots of T whose first slot starts at byte `at` of mem (guards are part of the
+ * bytes the caller hands over). */
+static void view(mx_buf *b, const mx_type *T, int64_t n, int64_t defined, unsigned char *mem,
+                 size_t bytes, size_t at) {
     b->T = T;
     b->n = n;
     b->defined = defined;
+    b->mem = mem;
+    b->bytes = bytes;
     /* element slot k covers [k * extent + lb, (k + 1) * extent + lb) */
-    b->bytes = 2 * GUARD + (size_t)(n * T->extent);
-    b->mem = malloc(b->bytes);
-    if (!b->mem) return -1;
-    b->ptr = (char *)b->mem + GUARD - T->lb;
+    b->ptr = (char *)mem + at - T->lb;
+}
+
+/* Separate allocation, its data starting `skew` bytes past an aligned address. */
+static int alloc_apart(mx_buf *b, const mx_type *T, int64_t n, int64_t defined, size_t skew) {
+    memset(b, 0, sizeof *b);
+    size_t bytes = 2 * GUARD + (size_t)(n * T->extent);
+    b->block = malloc(bytes + skew);
+    if (!b->block) return -1;
+    view(b, T, n, defined, b->block + skew, bytes, GUARD);
+    return 0;
+}
+
+int mx_buf_alloc(mx_buf *b, const mx_type *T, int64_t n, int64_t defined) {
+    return alloc_apart(b, T, n, defined, 0);
+}
+
+int mx_bufs_alloc(mx_buf b[MX_NBUFS], const mx_setup *S) {
+    int place = S->place;
+    memset(b, 0, sizeof(mx_buf) * MX_NBUFS);
+    int both = S->has[MX_SEND] && S->has[MX_RECV];
+    if (!both || place == MX_PLACE_APART || place == MX_PLACE_MISALIGNED) {
+        size_t skew = place == MX_PLACE_MISALIGNED ? 1 : 0;
+        for (int k = 0; k < MX_NBUFS; k++)
+            if (S->has[k] && alloc_apart(&b[k], S->T, S->n[k], S->defined[k], skew)) return -1;
+        return 0;
+    }
+    /* one allocation: guard, first buffer, second buffer, guard; an empty buffer still takes
+     * one slot, since MPICH rejects equal send and receive pointers whatever the count (a
+     * program that passes them is not ours to test) */
+    int first = place == MX_PLACE_SEND_RECV ? MX_SEND : MX_RECV, second = MX_NBUFS - 1 - first;
+    size_t len1 = (size_t)((S->n[first] ? S->n[first] : 1) * S->T->extent);
+    size_t len2 = (size_t)((S->n[second] ? S->n[second] : 1) * S->T->extent);
+    unsigned char *block = malloc(2 * GUARD + len1 + len2);
+    if (!block) return -1;
+    view(&b[first], S->T, S->n[first], S->defined[first], block, GUARD + len1, GUARD);
+    view(&b[second], S->T, S->n[second], S->defined[second], block + GUARD + len1, len2 + GUARD, 0);
+    b[first].block = block;
+    return 0;
+}
+
+int mx_bufs_clone(mx_buf dst[MX_NBUFS], const mx_buf src[MX_NBUFS], const mx_setup *S) {
+    if (mx_bufs_alloc(dst, S)) return -1;
+    for (int k = 0; k < MX_NBUFS; k++)
+        if (S->has[k]) memcpy(dst[k].mem, src[k].mem, src[k].bytes);
     return 0;
 }
 
@@ -53,14 +99,8 @@ void mx_buf_fill(mx_buf *b, uint64_t seed, int values) {
         }
 }
 
-int mx_buf_clone(mx_buf *dst, const mx_buf *src) {
-    if (mx_buf_alloc(dst, src->T, src->n, src->defined)) return -1;
-    memcpy(dst->mem, src->mem, src->bytes);
-    return 0;
-}
-
 void mx_buf_free(mx_buf *b) {
-    free(b->mem);
+    free(b->block);
     memset(b, 0, sizeof *b);
 }
 

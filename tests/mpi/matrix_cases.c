@@ -7,8 +7,8 @@
 
 #define MX_MAXV 6
 
-static const char *const dim_names[MX_NDIMS] = {"inplace", "root",  "comm", "count",
-                                                "dtype",   "tpair", "op",   "nonsig"};
+static const char *const dim_names[MX_NDIMS] = {"inplace", "root", "comm",   "count", "dtype",
+                                                "tpair",   "op",   "nonsig", "place"};
 
 static const char *const value_names[MX_NDIMS][MX_MAXV] = {
     [MX_INPLACE] = {"no", "yes"},
@@ -19,9 +19,10 @@ static const char *const value_names[MX_NDIMS][MX_MAXV] = {
     [MX_TPAIR] = {"same", "sendwide", "recvwide", "mixed"},
     [MX_OP] = {"sum", "max", "user-comm", "user-noncomm"},
     [MX_NONSIG] = {"buffer", "null"},
+    [MX_PLACE] = {"apart", "send-recv", "recv-send", "misaligned"},
 };
 
-static const int nvalues[MX_NDIMS] = {2, 3, MX_NCOMMS, 5, MX_NDTYPES, 4, MX_NOPS, 2};
+static const int nvalues[MX_NDIMS] = {2, 3, MX_NCOMMS, 5, MX_NDTYPES, 4, MX_NOPS, 2, MX_NPLACES};
 
 const char *mx_dim_name(int d) {
     return dim_names[d];
@@ -75,6 +76,8 @@ int mx_dim_applies(int coll, int d) {
         return is_reduction(coll);
     case MX_NONSIG: /* rooted calls with arguments significant only at the root */
         return is_rooted(coll) && coll != MPIGUIDE_COLL_BCAST;
+    case MX_PLACE: /* MPI_Bcast has one buffer */
+        return coll != MPIGUIDE_COLL_BCAST;
     default:
         return 1;
     }
@@ -95,6 +98,11 @@ static int inplace_everywhere(int coll) {
            coll == MPIGUIDE_COLL_ALLGATHERV || coll == MPIGUIDE_COLL_ALLTOALLV;
 }
 
+/* MPI_IN_PLACE replaces a buffer on every rank (not only the root's). */
+static int inplace_all_ranks(int coll) {
+    return is_reduction(coll) ? coll != MPIGUIDE_COLL_REDUCE : inplace_everywhere(coll);
+}
+
 int mx_pair_allowed(int coll, int d1, int v1, int d2, int v2) {
     if (!mx_value_allowed(coll, d1, v1) || !mx_value_allowed(coll, d2, v2)) return 0;
     if (d1 > d2) {
@@ -107,6 +115,9 @@ int mx_pair_allowed(int coll, int d1, int v1, int d2, int v2) {
         return !(v2 == MX_OP_SUM || v2 == MX_OP_MAX) || predefined_type(v1);
     if (d1 == MX_INPLACE && d2 == MX_TPAIR && inplace_everywhere(coll))
         return v1 == MX_INPLACE_NO || v2 == MX_TP_SAME;
+    /* With MPI_IN_PLACE on every rank there is one buffer: no placement to vary. */
+    if (d1 == MX_INPLACE && d2 == MX_PLACE && inplace_all_ranks(coll))
+        return v1 == MX_INPLACE_NO || v2 == MX_PLACE_APART;
     return 1;
 }
 

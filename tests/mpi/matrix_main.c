@@ -186,13 +186,16 @@ static result run_case(int alg, int k, const mx_case *c, MPI_Comm comms[MX_NCOMM
     }
     int wrank;
     PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    for (int b = 0; b < MX_NBUFS; b++) {
-        if (!S.has[b]) continue;
-        uint64_t seed =
-            ((uint64_t)alg << 40) ^ ((uint64_t)k << 20) ^ ((uint64_t)wrank << 4) ^ (uint64_t)b;
-        if (mx_buf_alloc(&init[b], S.T, S.n[b], S.defined[b]) ||
-            (mx_buf_fill(&init[b], seed, S.values), mx_buf_clone(&ref[b], &init[b])) ||
-            mx_buf_clone(&got[b], &init[b])) {
+    if (mx_bufs_alloc(init, &S)) {
+        note(why, len, "out of memory");
+        r.fail = 1;
+    } else {
+        for (int b = 0; b < MX_NBUFS; b++) {
+            uint64_t seed =
+                ((uint64_t)alg << 40) ^ ((uint64_t)k << 20) ^ ((uint64_t)wrank << 4) ^ (uint64_t)b;
+            if (S.has[b]) mx_buf_fill(&init[b], seed, S.values);
+        }
+        if (mx_bufs_clone(ref, init, &S) || mx_bufs_clone(got, init, &S)) {
             note(why, len, "out of memory");
             r.fail = 1;
         }

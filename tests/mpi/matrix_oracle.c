@@ -21,6 +21,21 @@ const char *mx_reference_defect(const mx_setup *S) {
         return "MPICH 4.0's own non-commutative Reduce_scatter(_block) steps by true extent "
                "instead of extent (wrong results, heap overruns and crashes); neither the "
                "reference nor a fallback to it can run";
+    /* MPICH 4.0.2 (pmodels/mpich#6540): MPI_Reduce with MPI_IN_PLACE at a root other than 0
+     * and more than 2048 bytes of data crashes (segmentation fault) at the root. */
+    int tsize = 0;
+    if (S->coll == MPIGUIDE_COLL_REDUCE && S->inplace && S->root != 0 &&
+        PMPI_Type_size(S->T->t, &tsize) == MPI_SUCCESS && (int64_t)S->count * tsize > 2048)
+        return "MPICH 4.0's own MPI_Reduce with MPI_IN_PLACE at a root other than 0 crashes "
+               "above 2048 bytes (pmodels/mpich#6540)";
+#elif defined(OPEN_MPI)
+    /* Open MPI 4.1: the ring Allreduce (picked for commutative ops from a few KiB on) does not
+     * shift its temporary buffers by the true lower bound and overruns the heap. */
+    int commute = 0;
+    if (S->coll == MPIGUIDE_COLL_ALLREDUCE && S->p > 1 && S->count > 0 && S->T->true_lb != 0 &&
+        PMPI_Op_commutative(S->a.op, &commute) == MPI_SUCCESS && commute)
+        return "Open MPI 4.1's own ring Allreduce ignores a non-zero true lower bound (heap "
+               "overrun); neither the reference nor a fallback to it can run";
 #else
     (void)S;
 #endif
@@ -81,8 +96,7 @@ int mx_oracle(const mx_setup *S, const mx_buf init[MX_NBUFS], mx_buf exp[MX_NBUF
         if (PMPI_Reduce_local(all + span * (size_t)i - T->lb, acc.ptr, (int)n, T->t, S->a.op) !=
             MPI_SUCCESS)
             goto out;
-    for (int b = 0; b < MX_NBUFS; b++)
-        if (S->has[b] && mx_buf_clone(&exp[b], &init[b])) goto out;
+    if (mx_bufs_clone(exp, init, S)) goto out;
     int64_t from, k;
     result_block(S, &from, &k);
     if (S->has[MX_RECV]) copy_fields(T, exp[MX_RECV].ptr, acc.ptr + from * T->extent, k);
