@@ -3,8 +3,8 @@
  * profile of 10,000 ranges, timed over random message sizes (half inside a range, half in a
  * gap) and, for comparison, the linear scan of the original tuning library. Target: at most
  * 50 ns per selection. Built and run by bench/lookup.sh. */
-#include "pure/names.h"
-#include "pure/seltab.h"
+#include "catalog/catalog.h"
+#include "profile/seltab.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 cc=${1:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$cc" -O2 -std=gnu17 -Isrc -Iinclude -o "$tmp/lookup" bench/lookup.c src/pure/seltab.c \
-  src/pure/profile.c src/pure/profile_dir.c src/pure/names.c
+"$cc" -O2 -std=gnu17 -Isrc -Iinclude -o "$tmp/lookup" bench/lookup.c src/profile/seltab.c \
+  src/profile/parse.c src/profile/load.c src/catalog/catalog.c
 "$tmp/lookup"

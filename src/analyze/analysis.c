@@ -4,7 +4,7 @@
  * intersection-union test: it is significant only when it is in every launch, so a difference
  * that comes and goes between launches is not reported); then all pattern tests of the check
  * are corrected together (Holm by default). docs/check.md explains each rule. */
-#include "format.h"
+#include "util/format.h"
 #include "model.h"
 #include <math.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* Entry points of the analysis: read the raw data of one or more directories, analyse, write
  * every output file, print a summary; and the side-by-side comparison of two directories. */
 #include "analyze.h"
-#include "format.h"
+#include "util/format.h"
 #include "model.h"
 #include <errno.h>
 #include <math.h>

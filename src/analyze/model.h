@@ -5,7 +5,7 @@
 #define MG_MODEL_H
 
 #include "analyze.h"
-#include "raw.h"
+#include "rawdata/dataset.h"
 
 #define MG_SPLIT_TOLERANCE 0.05 /* PGMPI: k T(m_i) must undercut T(m_j) by more than 5 % */
 

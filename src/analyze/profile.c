@@ -6,7 +6,7 @@
  * (otherwise the default runs there). Gatherv/Scatterv (and the other v-collectives, which
  * select by communicator size only) get one range 0..INT64_MAX, and only for a mock-up that
  * qualified at every measured size. */
-#include "format.h"
+#include "util/format.h"
 #include "model.h"
 #include <dirent.h>
 #include <errno.h>

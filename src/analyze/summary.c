@@ -1,7 +1,7 @@
 /* summary.txt: what was analysed, violation counts (brave and cautious), the worst slowdown
  * per collective, a ranking of the most severe violations, the quality score, profiles,
  * the tuned validation and what data is missing. The terminal gets the same, shorter. */
-#include "format.h"
+#include "util/format.h"
 #include "model.h"
 #include <errno.h>
 #include <math.h>

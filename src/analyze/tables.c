@@ -1,7 +1,7 @@
 /* The comparers of the thesis (0 simple .. 5 grouped) as tables, plus the monotony,
  * split-robustness and tuned tables: aligned text with units for people, CSV with exact
  * numbers (bytes, seconds) for programs. Files: tables/<comparer>/<MPI_Name>.txt (.csv). */
-#include "format.h"
+#include "util/format.h"
 #include "model.h"
 #include <errno.h>
 #include <math.h>

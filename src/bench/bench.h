@@ -4,8 +4,8 @@
 #ifndef MG_BENCH_H
 #define MG_BENCH_H
 
-#include "pure/bench_nrep.h"
-#include "pure/bench_opts.h"
+#include "nrep.h"
+#include "options.h"
 
 /* Measures what o describes and writes raw rows (and the summary) on rank 0. Returns the exit
  * code of INTERFACES.md section 3: 0, 1 (run-time failure or --verify mismatch), 2 (usage

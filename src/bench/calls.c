@@ -52,7 +52,7 @@ static int run_tuned(mg_call *c) {
 #define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
     case MPIGUIDE_COLL_##ID:                                                                       \
         return MPI_##Name D;
-#include "core/collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
     default:
         return MPI_ERR_ARG;

@@ -4,9 +4,9 @@
 #define MG_BENCH_HARNESS_H
 
 #include "mpiguide.h"
-#include "pure/bench_clock.h"
-#include "pure/bench_nrep.h"
-#include "pure/bench_opts.h"
+#include "clock_model.h"
+#include "nrep.h"
+#include "options.h"
 #include <stdint.h>
 #include <stdio.h>
 

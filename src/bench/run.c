@@ -4,9 +4,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "harness.h"
-#include "pure/bench_raw.h"
-#include "pure/bench_summary.h"
-#include "pure/problems.h"
+#include "rawdata/scan.h"
+#include "summary.h"
+#include "algorithms/irregular/problems.h"
 #include "table.h"
 #include <limits.h>
 #include <stdarg.h>
@@ -131,16 +131,11 @@ static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     const mg_bench_opts *o = rs->o;
     if (!o->irregular[0] || (j->coll != MPIGUIDE_COLL_GATHERV && j->coll != MPIGUIDE_COLL_SCATTERV))
         return NULL;
-#ifdef MG_HAVE_PROBLEMS
     int64_t *counts = malloc(sizeof(int64_t) * (size_t)p);
     if (counts)
         mg_problem_counts(j->table_cell ? j->problem : mg_problem_parse(o->irregular), p,
                           j->msize / (int64_t)sizeof(int), o->rho, rs->seed, counts);
     return counts;
-#else
-    (void)p;
-    return NULL;
-#endif
 }
 
 static int measure(runstate *rs, const mg_job *j) {
@@ -245,13 +240,6 @@ int mg_bench_run(const mg_bench_opts *o) {
         mg_say(rank, "error", "--root", "%d is not a rank of %d processes", o->root, p);
         return 2;
     }
-#ifndef MG_HAVE_PROBLEMS
-    if (o->irregular[0]) {
-        mg_say(rank, "error", "--irregular",
-               "the problem generator is not built into this mpiguide");
-        return 2;
-    }
-#endif
     mg_nrep_table nt = {0, NULL};
     if (o->nrep_file) {
         if (rank == 0) st = load_nrep(o, &nt);

@@ -3,7 +3,7 @@
 #define MG_CLI_CHECK_H
 
 #include "analyze/analyze.h"
-#include "pure/bench_opts.h"
+#include "bench/options.h"
 
 /* Parses the input text (file name fname for messages) into one bench option set per line:
  * that collective, every algorithm, shuffled order. Every caller parsing the same text reaches

@@ -1,7 +1,7 @@
 /* The measurement plan of `check` and `tune`: one set of benchmark options per input line,
  * each validated (collective, every option) before anything is measured. */
 #include "cli_check.h"
-#include "pure/input.h"
+#include "check_input.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * parser and loader the library uses at MPI_Init, and prints what each one selects. Exit 0
  * when every profile is valid, 2 when any is not (INTERFACES.md section 3). */
 #include "cli.h"
-#include "pure/names.h"
-#include "pure/profile.h"
+#include "catalog/catalog.h"
+#include "profile/profile.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * INTERFACES.md section 9; docs/irregular.md explains the model. */
 #include "algorithms/irregular/tree_model.h"
 #include "cli.h"
-#include "pure/problems.h"
+#include "algorithms/irregular/problems.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

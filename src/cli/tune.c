@@ -8,7 +8,7 @@
 #include "analyze/analyze.h"
 #include "cli.h"
 #include "cli_check.h"
-#include "pure/input.h"
+#include "check_input.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>

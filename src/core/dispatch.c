@@ -28,7 +28,7 @@ int mg_run_default(int coll, const mg_args *a) {
 #define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
     case MPIGUIDE_COLL_##ID:                                                                       \
         return PMPI_##Name D;
-#include "collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
     default:
         return MPI_ERR_ARG;

@@ -4,7 +4,7 @@
  * scratch pools. The MPI_Init wrappers call mg_startup; mpiguide_init() is the same for
  * programs that use the in-process API. */
 #include "config.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "library.h"
 #include "registry.h"
 #include "scratch.h"

@@ -1,7 +1,7 @@
 /* Built-for-this-MPI check (DESIGN invariant 7): Open MPI and MPICH have different ABIs, so a
  * library preloaded into the other MPI's program must pass everything through. */
 #include "library.h"
-#include "diag.h"
+#include "util/diag.h"
 #include <mpi.h>
 #include <string.h>
 

@@ -8,27 +8,27 @@
 #define MG_COLL(ID, Name, sname, flags, P, A, F, D)                                                \
     [MPIGUIDE_COLL_##ID] = {"MPI_" #Name, #sname, flags},
 const mg_coll mg_colls[MPIGUIDE_COLL_COUNT] = {
-#include "collectives.def"
+#include "catalog/collectives.def"
 };
 #undef MG_COLL
 
 /* The public enum and the table must list collectives in the same order. */
 enum mg_coll_order {
 #define MG_COLL(ID, ...) MG_ORDER_##ID,
-#include "collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
     MG_ORDER_COUNT
 };
 #define MG_COLL(ID, ...)                                                                           \
     _Static_assert((int)MG_ORDER_##ID == (int)MPIGUIDE_COLL_##ID, "collective order: " #ID);
-#include "collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
 _Static_assert((int)MG_ORDER_COUNT == (int)MPIGUIDE_COLL_COUNT, "collective count");
 
 const mg_alg mg_algs[] = {
 #define MG_COLL(ID, ...)                                                                           \
     {MPIGUIDE_COLL_##ID, "default", "library", NULL, NULL, NULL, 0, MG_AF_DEFAULT},
-#include "collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
 #define MG_ALG(ID, name, guideline, declines, flags)                                               \
     {MPIGUIDE_COLL_##ID,   #name,     guideline, mg_##name##_need,                                 \

@@ -4,8 +4,8 @@
  * problem is one diagnostic line, after which the bad input is simply left out. */
 #include "settings.h"
 #include "registry.h"
-#include "pure/names.h" /* its flag macros must equal registry.h's: redefinition = error */
-#include "pure/seltab.h"
+#include "catalog/catalog.h" /* its flag macros must equal registry.h's: redefinition = error */
+#include "profile/seltab.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

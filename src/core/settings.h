@@ -7,7 +7,7 @@
 
 #include "config.h"
 #include "mpiguide.h"
-#include "pure/profile.h"
+#include "profile/profile.h"
 #include <stdint.h>
 
 enum mg_report_to { MG_REPORT_NONE = 0, MG_REPORT_STDERR = 1, MG_REPORT_FILE = 2 };
@@ -49,7 +49,7 @@ int mg_settings_parse_forced(const char *spec, const char *where, int16_t *force
 /* The environment of this process. */
 mg_env mg_env_process(int argc, char **argv);
 
-#include "pure/seltab.h"
+#include "profile/seltab.h"
 
 /* The state every rank holds after mg_startup. */
 typedef struct mg_runtime {

@@ -43,7 +43,7 @@ extern __typeof__(MPI_Comm_dup_with_info) mg_c_Comm_dup_with_info
 #define MG_COLL(ID, Name, sname, flags, ...)                                                       \
     MG_WHEN_INTERCEPTED(flags)                                                                     \
     (extern __typeof__(MPI_##Name) mg_c_##Name __attribute__((visibility("hidden")));)
-#include "core/collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
 
 /* Open MPI's Fortran sentinels: common blocks whose addresses mean MPI_IN_PLACE and
@@ -117,7 +117,7 @@ static inline void *mg_fbuf(void *x) {
 #define MG_COLL(ID, Name, sname, flags, ...)                                                       \
     MG_WHEN_INTERCEPTED(flags)((void (*)(void))mg_f_##sname, )
 static void (*const fortran_rows[])(void) __attribute__((unused)) = {
-#include "core/collectives.def"
+#include "catalog/collectives.def"
 };
 #undef MG_COLL
 

@@ -6,7 +6,7 @@
  * agree first that the outputs fit the buffers, so they all run the same collectives.
  * Floating-point reductions may legitimately differ by reassociation. Debugging only: slow. */
 #include "intercept.h"
-#include "core/diag.h"
+#include "util/diag.h"
 #include "core/scratch.h"
 #include <limits.h>
 

@@ -31,7 +31,7 @@
 
 #define MG_COLL(ID, Name, sname, flags, PARAMS, ARGS, FILL, DEFAULT_CALL)                          \
     MG_WHEN_INTERCEPTED(flags)(MG_WRAPPER(ID, Name, PARAMS, ARGS, FILL))
-#include "core/collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {

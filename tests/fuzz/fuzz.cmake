@@ -17,15 +17,16 @@ endif()
 if(MG_FUZZ_WORKS)
   set(MG_FUZZ_FLAGS -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
       -I${CMAKE_SOURCE_DIR}/src -I${CMAKE_SOURCE_DIR}/include)
-  set(MG_FUZZ_PURE ${CMAKE_SOURCE_DIR}/src/pure/profile.c ${CMAKE_SOURCE_DIR}/src/pure/seltab.c
-      ${CMAKE_SOURCE_DIR}/src/pure/names.c ${CMAKE_SOURCE_DIR}/src/core/config.c)
+  set(MG_FUZZ_PURE ${CMAKE_SOURCE_DIR}/src/profile/parse.c
+      ${CMAKE_SOURCE_DIR}/src/profile/load.c ${CMAKE_SOURCE_DIR}/src/profile/seltab.c
+      ${CMAKE_SOURCE_DIR}/src/catalog/catalog.c ${CMAKE_SOURCE_DIR}/src/core/config.c)
   foreach(target profile config)
     set(out ${CMAKE_BINARY_DIR}/bin/fuzz_${target})
     add_custom_command(OUTPUT ${out}
       COMMAND ${MG_CLANG} ${MG_FUZZ_FLAGS} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${target}.c
               ${MG_FUZZ_PURE} -o ${out}
       DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${target}.c ${MG_FUZZ_PURE}
-              ${CMAKE_SOURCE_DIR}/src/pure/profile.h ${CMAKE_SOURCE_DIR}/src/pure/seltab.h
+              ${CMAKE_SOURCE_DIR}/src/profile/profile.h ${CMAKE_SOURCE_DIR}/src/profile/seltab.h
       COMMENT "libFuzzer harness fuzz_${target}")
     add_custom_target(fuzz_${target} ALL DEPENDS ${out})
     add_test(NAME fuzz.${target}

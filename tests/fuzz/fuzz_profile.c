@@ -2,8 +2,8 @@
  * accepts: no crash, no leak, and every accepted profile is sorted, disjoint, and looked up
  * by the table exactly as by a linear scan. Replayed on the committed corpus by the unit test
  * test_fuzz_corpus in every build. */
-#include "pure/profile.h"
-#include "pure/seltab.h"
+#include "profile/profile.h"
+#include "profile/seltab.h"
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -2,10 +2,10 @@
  * headers, truncated last line, malformed rows), units, profile ranges and the v-collective
  * single range, the minimum gain, report.html being well-formed and self-contained, tables
  * and CSV, summary.txt, incomplete data listed, and the exit codes. */
-#include "analyze/format.h"
+#include "util/format.h"
 #include "analyze/model.h"
 #include "check.h"
-#include "pure/profile.h"
+#include "profile/profile.h"
 #include "synth.h"
 
 static void units(void) {

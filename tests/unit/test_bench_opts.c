@@ -1,7 +1,7 @@
 /* Option parsing of `mpiguide bench`: every option and ReproMPI alias, and every error names the
  * option at fault. Each case is a command line; a failure prints it. */
 #include "check.h"
-#include "pure/bench_opts.h"
+#include "bench/options.h"
 #include <string.h>
 
 /* Splits a command line at spaces into argv (at most 32 words). */

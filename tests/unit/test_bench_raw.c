@@ -1,7 +1,7 @@
 /* Reading raw files for --resume: header keys, complete measurements, an unfinished tail cut at
  * the start of its measurement, and malformed files rejected with FILE:LINE. */
 #include "check.h"
-#include "pure/bench_raw.h"
+#include "rawdata/scan.h"
 #include <string.h>
 
 static const char *whole = "#@nprocs=4\n#@procsync=dissemination\n"

@@ -1,6 +1,6 @@
 /* Input-file parser of check/tune: continuation, comments, line numbers, errors. */
 #include "check.h"
-#include "pure/input.h"
+#include "cli/check_input.h"
 #include <string.h>
 
 int main(void) {

@@ -1,7 +1,7 @@
 /* NREP: the PGMPI stop rules on synthetic sequences whose stopping point is known, the HPC Asia
  * estimate, `mpiguide nrep` options, and the predicted-nrep file. */
 #include "check.h"
-#include "pure/bench_nrep.h"
+#include "bench/nrep.h"
 #include <math.h>
 #include <string.h>
 

@@ -3,8 +3,8 @@
  * registry, and directory loading with duplicates and bad files. */
 #include "check.h"
 #include "core/registry.h"
-#include "pure/names.h"
-#include "pure/profile.h"
+#include "catalog/catalog.h"
+#include "profile/profile.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

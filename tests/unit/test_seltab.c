@@ -2,8 +2,8 @@
  * profiles and sizes (including range edges), absent (collective, p) finds nothing, and a
  * damaged block is refused. */
 #include "check.h"
-#include "pure/names.h"
-#include "pure/seltab.h"
+#include "catalog/catalog.h"
+#include "profile/seltab.h"
 #include <stdlib.h>
 #include <string.h>
 

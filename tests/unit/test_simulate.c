@@ -4,7 +4,7 @@
  * sum) while TUW moves that data once, and direct sends cost one start-up per non-empty block. */
 #include "algorithms/irregular/tree_model.h"
 #include "check.h"
-#include "pure/problems.h"
+#include "algorithms/irregular/problems.h"
 #include <math.h>
 #include <stdlib.h>
 

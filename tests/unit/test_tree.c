@@ -5,7 +5,7 @@
  * capacity, and the root's replay (owner) naming the same blocks per message. */
 #include "algorithms/irregular/tree.h"
 #include "check.h"
-#include "pure/problems.h"
+#include "algorithms/irregular/problems.h"
 #include <stdlib.h>
 #include <string.h>
 

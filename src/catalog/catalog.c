@@ -1,6 +1,6 @@
 /* The name tables, generated from the same .def rows as the registry (core/registry.c): the
  * default of collective c has id c, the mock-ups follow in algorithms.def order. */
-#include "names.h"
+#include "catalog.h"
 #include <string.h>
 #include <strings.h>
 
@@ -17,20 +17,20 @@ typedef struct {
 
 enum names_coll {
 #define MG_COLL(ID, ...) NAMES_##ID,
-#include "core/collectives.def"
+#include "collectives.def"
 #undef MG_COLL
     NAMES_COLL_COUNT
 };
 
 static const coll_row colls[] = {
 #define MG_COLL(ID, Name, sname, flags, P, A, F, D) {"MPI_" #Name, #sname, flags},
-#include "core/collectives.def"
+#include "collectives.def"
 #undef MG_COLL
 };
 
 static const alg_row algs[] = {
 #define MG_COLL(ID, ...) {NAMES_##ID, "default", MG_AF_DEFAULT},
-#include "core/collectives.def"
+#include "collectives.def"
 #undef MG_COLL
 #define MG_ALG(ID, name, guideline, declines, flags) {NAMES_##ID, #name, flags},
 #include "algorithms/algorithms.def"

@@ -1,5 +1,5 @@
 /* Raw-file scanner behind `bench --resume` (see bench_raw.h). */
-#include "bench_raw.h"
+#include "scan.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * fetched) with the summary, the ranking, and per collective a chart of latency relative to
  * the default over message size (both axes logarithmic), one line per algorithm and one for
  * the tuned library, violations circled in red, followed by the grouped table. */
-#include "format.h"
+#include "util/format.h"
 #include "model.h"
 #include <errno.h>
 #include <math.h>

@@ -5,7 +5,7 @@
 #ifndef MG_BENCH_NREP_H
 #define MG_BENCH_NREP_H
 
-#include "bench_opts.h"
+#include "options.h"
 #include <stdint.h>
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
  * Every rule is a pure function of the observation sequence, so tests can feed synthetic
  * sequences with known answers; the MPI driver only runs observations and broadcasts. */
 #include "opt_error.h"
-#include "bench_nrep.h"
+#include "nrep.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

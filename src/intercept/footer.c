@@ -3,7 +3,7 @@
  * and `#@mpiguide calls` counters. Counts are rank 0's own calls, except the verification
  * counters, which are summed over all ranks. */
 #include "intercept.h"
-#include "core/diag.h"
+#include "util/diag.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

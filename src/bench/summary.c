@@ -1,5 +1,5 @@
 /* Summary statistics of one measurement and the order-statistic interval of its median. */
-#include "bench_summary.h"
+#include "summary.h"
 #include <math.h>
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * run and every reader sees the same set), each parsed on its own; a bad file is reported
  * and left out, the rest still load. */
 #include "profile.h"
-#include "names.h"
+#include "catalog/catalog.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>

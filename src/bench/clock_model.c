@@ -1,5 +1,5 @@
 /* Clock-model fitting and composition (see bench_clock.h). */
-#include "bench_clock.h"
+#include "clock_model.h"
 #include <math.h>
 
 /* p(c(t)) = c(t) + a2 + b2 (c(t) - x2), c(t) = t + a1 + b1 (t - x1); with d = t - x1 this is

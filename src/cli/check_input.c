@@ -1,6 +1,6 @@
 /* Input-file parser of `mpiguide check` / `tune`: joins continued lines, drops comments and
  * splits entries into words. Option meaning is checked later by the benchmark's parser. */
-#include "input.h"
+#include "check_input.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * `test alg nrep msize runtime_sec [flag]`. Built for millions of rows (one pass, no
  * per-row allocation, a hash from (launch, test, alg, msize) to the series) and for
  * interrupted runs (an incomplete last line is dropped, the rest is kept). */
-#include "raw.h"
+#include "dataset.h"
 #include "stats/stats.h"
 #include <ctype.h>
 #include <dirent.h>

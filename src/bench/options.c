@@ -3,8 +3,8 @@
  * option, so a typo never silently changes what is measured. */
 #define _POSIX_C_SOURCE 200809L
 #include "opt_error.h"
-#include "bench_opts.h"
-#include "problems.h"
+#include "options.h"
+#include "algorithms/irregular/problems.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -31,7 +31,7 @@ static const struct {
     unsigned flags;
 } colls[] = {
 #define MG_COLL(ID, Name, sname, flags, ...) {"MPI_" #Name, #sname, flags},
-#include "core/collectives.def"
+#include "catalog/collectives.def"
 #undef MG_COLL
 };
 #define NCOLLS (int)(sizeof colls / sizeof colls[0])
@@ -123,21 +123,6 @@ const char *mg_sync_name(int sync) {
 
 const char *mg_runtime_name(int runtime) {
     return runtime == MG_RUNTIME_GLOBAL ? "global" : "local";
-}
-
-/* Problem types of the irregular collectives: the generator's parser when it is built
- * (MG_HAVE_PROBLEMS, set by tests/mpi/bench.cmake when src/pure/problems.c exists), else the
- * names of problems.h. */
-static int problem_parse(const char *name) {
-#ifdef MG_HAVE_PROBLEMS
-    return mg_problem_parse(name);
-#else
-    static const char *const names[] = {"same",       "random",      "spikes",
-                                        "decreasing", "alternating", "twoblocks"};
-    for (int i = 0; name && i < (int)(sizeof names / sizeof names[0]); i++)
-        if (!strcmp(name, names[i])) return i;
-    return -1;
-#endif
 }
 
 /* ---- defaults, copy, free ---- */
@@ -578,7 +563,7 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         return 0;
     }
     case O_IRREGULAR:
-        if (problem_parse(v) < 0 && strcmp(v, "all"))
+        if (mg_problem_parse(v) < 0 && strcmp(v, "all"))
             return mg_perr_fail(e, opt,
                                 "unknown problem type '%s' (same, random, spikes, decreasing, "
                                 "alternating, twoblocks; all with --table)",

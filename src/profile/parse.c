@@ -2,7 +2,7 @@
  * communicator size, numbered mock-ups, ranges). Every problem names its line; nothing is
  * trusted from the input (counts, lengths, numbers), because the fuzzer feeds it garbage. */
 #include "profile.h"
-#include "names.h"
+#include "catalog/catalog.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
