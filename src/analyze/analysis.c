@@ -5,6 +5,7 @@
  * that comes and goes between launches is not reported); then all pattern tests of the check
  * are corrected together (Holm by default). docs/check.md explains each rule. */
 #include "util/format.h"
+#include "catalog/catalog.h"
 #include "model.h"
 #include <math.h>
 #include <stdarg.h>
@@ -16,8 +17,7 @@ const char *mg_name(const mg_analysis *a, int idx) {
 }
 
 int mg_is_vcollective(const char *n) {
-    return !strcmp(n, "MPI_Gatherv") || !strcmp(n, "MPI_Scatterv") ||
-           !strcmp(n, "MPI_Allgatherv") || !strcmp(n, "MPI_Alltoallv");
+    return mg_coll_is_v(mg_coll_lookup(n));
 }
 
 const char *mg_stat_label(int test) {

@@ -3,6 +3,7 @@
 #include "analyze.h"
 #include "util/format.h"
 #include "model.h"
+#include "util/diag.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,13 +25,13 @@ static int load(mg_dataset *ds, char **dirs, int n) {
     char err[4400];
     for (int i = 0; i < n; i++)
         if (mg_dataset_add_path(ds, dirs[i], err, sizeof err) < 0) {
-            fprintf(stderr, "mpiguide: error: %s\n", err);
+            mg_error(NULL, "%s", err);
             return -1;
         }
     int check = 0;
     for (int l = 0; l < ds->nlaunches; l++) check += !ds->launches[l].tuned;
     if (!check || !ds->rows) {
-        fprintf(stderr, "mpiguide: error: %s: no raw observations to analyse\n", dirs[0]);
+        mg_error(dirs[0], "no raw observations to analyse");
         return -1;
     }
     return 0;
@@ -40,13 +41,13 @@ static int writable_dir(const char *dir) {
     struct stat st;
     if (stat(dir, &st)) {
         if (errno != ENOENT || mkdir(dir, 0777)) {
-            fprintf(stderr, "mpiguide: error: %s: cannot create: %s\n", dir, strerror(errno));
+            mg_error(dir, "cannot create: %s", strerror(errno));
             return -1;
         }
         return 0;
     }
     if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "mpiguide: error: %s: not a directory (name one with -o)\n", dir);
+        mg_error(dir, "not a directory (name one with -o)");
         return -1;
     }
     return 0;
@@ -62,7 +63,7 @@ int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
     int rc = 1;
     if (load(&ds, dirs, n) || writable_dir(outdir)) goto out;
     if (mg_analysis_run(&a, &ds, o)) {
-        fprintf(stderr, "mpiguide: error: analyze: out of memory\n");
+        mg_error("analyze", "out of memory");
         goto out;
     }
     if (mg_write_tables(&a, outdir) || mg_write_profiles(&a, outdir) ||
@@ -142,7 +143,7 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
         char *d = (char *)dirs[i];
         if (load(&s[i].ds, &d, 1)) goto out;
         if (mg_analysis_run(&s[i].a, &s[i].ds, o)) {
-            fprintf(stderr, "mpiguide: error: compare: out of memory\n");
+            mg_error("compare", "out of memory");
             goto out;
         }
     }

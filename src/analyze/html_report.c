@@ -4,6 +4,7 @@
  * the tuned library, violations circled in red, followed by the grouped table. */
 #include "util/format.h"
 #include "model.h"
+#include "util/diag.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -311,7 +312,7 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     mg_path(path, sizeof path, "%s/report.html", outdir);
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "mpiguide: error: %s: cannot write: %s\n", path, strerror(errno));
+        mg_error(path, "cannot write: %s", strerror(errno));
         return -1;
     }
     fprintf(f,
@@ -429,7 +430,7 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
                "and summary.txt are beside this file. Regenerate with <code>mpiguide analyze "
                "OUTDIR</code>.</p>\n</body>\n</html>\n");
     if (fclose(f)) {
-        fprintf(stderr, "mpiguide: error: %s: write failed\n", path);
+        mg_error(path, "write failed");
         return -1;
     }
     return 0;

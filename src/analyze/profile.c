@@ -8,6 +8,7 @@
  * qualified at every measured size. */
 #include "util/format.h"
 #include "model.h"
+#include "util/diag.h"
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -185,7 +186,7 @@ int mg_write_profiles(const mg_analysis *a, const char *outdir) {
     char dir[4096], path[4200];
     mg_path(dir, sizeof dir, "%s/profiles", outdir);
     if (mkdir(dir, 0777) && errno != EEXIST) {
-        fprintf(stderr, "mpiguide: error: %s: cannot create: %s\n", dir, strerror(errno));
+        mg_error(dir, "cannot create: %s", strerror(errno));
         return -1;
     }
     remove_old(dir);
@@ -197,14 +198,14 @@ int mg_write_profiles(const mg_analysis *a, const char *outdir) {
         mg_path(path, sizeof path, "%s/%s_p%d.prf", dir, mg_name(a, c->name), p);
         FILE *f = fopen(path, "w");
         if (!f) {
-            fprintf(stderr, "mpiguide: error: %s: cannot write: %s\n", path, strerror(errno));
+            mg_error(path, "cannot write: %s", strerror(errno));
             free(text);
             return -1;
         }
         fputs(text, f);
         free(text);
         if (fclose(f)) {
-            fprintf(stderr, "mpiguide: error: %s: write failed\n", path);
+            mg_error(path, "write failed");
             return -1;
         }
     }

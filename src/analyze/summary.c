@@ -3,6 +3,7 @@
  * the tuned validation and what data is missing. The terminal gets the same, shorter. */
 #include "util/format.h"
 #include "model.h"
+#include "util/diag.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -185,12 +186,12 @@ int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also) {
         mg_path(path, sizeof path, "%s/summary.txt", outdir);
         FILE *f = fopen(path, "w");
         if (!f) {
-            fprintf(stderr, "mpiguide: error: %s: cannot write: %s\n", path, strerror(errno));
+            mg_error(path, "cannot write: %s", strerror(errno));
             return -1;
         }
         print_summary(a, f, 0);
         if (fclose(f)) {
-            fprintf(stderr, "mpiguide: error: %s: write failed\n", path);
+            mg_error(path, "write failed");
             rc = -1;
         }
     }

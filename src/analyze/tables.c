@@ -3,6 +3,7 @@
  * numbers (bytes, seconds) for programs. Files: tables/<comparer>/<MPI_Name>.txt (.csv). */
 #include "util/format.h"
 #include "model.h"
+#include "util/diag.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -431,7 +432,7 @@ static int write_table(const mg_table *t, const char *dir, const char *base, con
     mg_path(path, sizeof path, "%s/%s.txt", dir, base);
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "mpiguide: error: %s: cannot write: %s\n", path, strerror(errno));
+        mg_error(path, "cannot write: %s", strerror(errno));
         return -1;
     }
     fprintf(f, "# %s\n", title);
@@ -441,13 +442,13 @@ static int write_table(const mg_table *t, const char *dir, const char *base, con
         mg_path(path, sizeof path, "%s/%s.csv", dir, base);
         f = fopen(path, "w");
         if (!f) {
-            fprintf(stderr, "mpiguide: error: %s: cannot write: %s\n", path, strerror(errno));
+            mg_error(path, "cannot write: %s", strerror(errno));
             return -1;
         }
         mg_table_csv(t, f, 1);
         bad = fclose(f);
     }
-    if (bad) fprintf(stderr, "mpiguide: error: %s: write failed\n", path);
+    if (bad) mg_error(path, "write failed");
     return bad ? -1 : 0;
 }
 
@@ -457,7 +458,7 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
     for (int comp = 0; comp < MG_COMP_COUNT && !rc; comp++) {
         mg_path(dir, sizeof dir, "%s/tables/%s", outdir, mg_comparer_dir(comp));
         if (mkdir_p(dir)) {
-            fprintf(stderr, "mpiguide: error: %s: cannot create: %s\n", dir, strerror(errno));
+            mg_error(dir, "cannot create: %s", strerror(errno));
             return -1;
         }
         for (int ci = 0; ci < a->ncolls && !rc; ci++) {
@@ -501,7 +502,7 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
         mg_path(path, sizeof path, "%s/tables/merged.csv", outdir);
         FILE *f = fopen(path, "w");
         if (!f) {
-            fprintf(stderr, "mpiguide: error: %s: cannot write: %s\n", path, strerror(errno));
+            mg_error(path, "cannot write: %s", strerror(errno));
             return -1;
         }
         for (int ci = 0; ci < a->ncolls; ci++) {

@@ -143,11 +143,9 @@ typedef struct mg_joblist {
 int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l, int rank);
 /* Appends j to l; 0, or -1 when out of memory. */
 int mg_add_job(mg_joblist *l, mg_job j);
-/* `mpiguide: KIND: WHERE: WHAT` on stderr, from rank 0 only. */
-void mg_say(int rank, const char *kind, const char *where, const char *fmt, ...)
+/* A diagnostic (util/diag.h; error 1, warning 0) from rank 0 only. */
+void mg_say(int rank, int error, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* A whole file, NUL-terminated; NULL when it cannot be read. */
-char *mg_read_all(const char *path, size_t *len);
 
 /* ---- progress on stderr (rank 0) ---- */
 typedef struct mg_progress {

@@ -2,19 +2,19 @@
  * options, with every name checked before anything is measured; and small shared helpers. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "util/diag.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-void mg_say(int rank, const char *kind, const char *where, const char *fmt, ...) {
+void mg_say(int rank, int error, const char *where, const char *fmt, ...) {
     if (rank != 0) return;
     char what[600];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "mpiguide: %s: %s: %s\n", kind, where, what);
-    fflush(stderr);
+    mg_diag(error, where, "%s", what);
 }
 
 /* Test-only registry rows (MPIGUIDE_TEST_ALGORITHMS) say so in their guideline; `all` skips
@@ -106,7 +106,7 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
         int found = 0;
         for (int c = 0; c < o->ncalls; c++) found |= mpiguide_algorithm_id(o->calls[c], a) >= 0;
         if (!found) {
-            mg_say(rank, "error", "--algs",
+            mg_say(rank, 1, "--algs",
                    "'%s' is not an algorithm of any listed collective "
                    "(mpiguide info lists them)",
                    a);
@@ -123,7 +123,7 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
                 if (f > 0)
                     nrep = f;
                 else if (!o->nrep_given) {
-                    mg_say(rank, "error", "--nrep-file",
+                    mg_say(rank, 1, "--nrep-file",
                            "%s has no row for %s %lld (give --nrep "
                            "as the fallback)",
                            o->nrep_file, mpiguide_collective_name(coll), (long long)sizes[s]);
@@ -135,33 +135,10 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
                     rc = 1;
         }
     }
-    if (rc == 1) mg_say(rank, "error", "bench", "out of memory");
+    if (rc == 1) mg_say(rank, 1, "bench", "out of memory");
     free(ids);
     free(names);
     free(sizes);
     return rc;
 }
 
-char *mg_read_all(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (n < cap) break;
-        char *nb = realloc(buf, 2 * cap + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    *len = n;
-    return buf;
-}

@@ -497,7 +497,7 @@ int mg_nrep_table_parse(const char *text, const char *fname, mg_nrep_table *t, c
             snprintf(err, errlen, "%s:%d: expected `test msize nrep` (nrep >= 1)", fname, line);
             goto bad;
         }
-        int coll = mg_bench_coll_id(test);
+        int coll = mg_coll_lookup(test);
         if (coll < 0) {
             snprintf(err, errlen, "%s:%d: unknown collective '%s'", fname, line, test);
             goto bad;

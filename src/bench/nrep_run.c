@@ -25,7 +25,7 @@ static int prepare(nrepctx *x, const mg_job *j, int64_t msize, mg_call *c) {
         any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, x->h.hcomm);
     if (any) {
-        mg_say(x->h.rank, "warning", mpiguide_collective_name(j->coll), "%s %lld skipped: %s",
+        mg_say(x->h.rank, 0, mpiguide_collective_name(j->coll), "%s %lld skipped: %s",
                j->algname, (long long)msize, why[0] ? why : "set-up failed on another rank");
         mg_call_free(c);
         return 1;
@@ -34,7 +34,7 @@ static int prepare(nrepctx *x, const mg_job *j, int64_t msize, mg_call *c) {
     rc = j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, NULL);
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
-        mg_say(x->h.rank, "warning", mpiguide_collective_name(j->coll),
+        mg_say(x->h.rank, 0, mpiguide_collective_name(j->coll),
                "%s %lld skipped: the default would run instead", j->algname, (long long)msize);
         mg_call_free(c);
         return 1;
@@ -109,7 +109,7 @@ static int asia_latency(nrepctx *x, mg_call *c, double *l) {
  * threshold (the maximum over --predictions). Per (call, algorithm). */
 static int asia_t1(nrepctx *x, const mg_job *j, double *t1) {
     mg_call c;
-    int64_t smallest = mg_bench_type_size(x->no->bench.datatype);
+    int64_t smallest = mg_dtype_size(x->no->bench.datatype);
     if (j->coll == MPIGUIDE_COLL_BARRIER) smallest = 0;
     int r = prepare(x, j, smallest, &c);
     if (r) return r < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
@@ -161,7 +161,7 @@ int mg_nrep_run(const mg_nrep_opts *no) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
     if (o->root >= p) {
-        mg_say(rank, "error", "--root", "%d is not a rank of %d processes", o->root, p);
+        mg_say(rank, 1, "--root", "%d is not a rank of %d processes", o->root, p);
         return 2;
     }
     nrepctx x;
@@ -175,7 +175,7 @@ int mg_nrep_run(const mg_nrep_opts *no) {
         return st;
     }
     if (mg_harness_init(&x.h, MPI_COMM_WORLD, o) != MPI_SUCCESS) {
-        mg_say(rank, "error", "nrep", "synchronisation set-up failed");
+        mg_say(rank, 1, "nrep", "synchronisation set-up failed");
         free(jobs.v);
         return 1;
     }
@@ -185,7 +185,7 @@ int mg_nrep_run(const mg_nrep_opts *no) {
     if (header && mg_bench_header(&x.h, o, 0, NULL, header, 8192) != MPI_SUCCESS) st = 1;
     if (rank == 0) {
         if (mg_raw_open(&w, o->output_file, 0, 0)) {
-            mg_say(0, "error", o->output_file, "cannot open the output file (--output-file)");
+            mg_say(0, 1, o->output_file, "cannot open the output file (--output-file)");
             st = 2;
         } else if (header) {
             /* method first, then the run's description */
@@ -223,7 +223,7 @@ int mg_nrep_run(const mg_nrep_opts *no) {
             int64_t n = 0;
             if (rc == MPI_SUCCESS) rc = predict(&x, j, t1s[slot], &n);
             if (rc != MPI_SUCCESS) {
-                mg_say(rank, "error", "nrep", "an MPI call failed; stopping");
+                mg_say(rank, 1, "nrep", "an MPI call failed; stopping");
                 st = 1;
             }
             if (n > best) best = n;

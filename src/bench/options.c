@@ -15,105 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- collectives (names and kinds from collectives.def; no MPI types are expanded) ---- */
-#define MG_BO_ROOTED 2u
-#define MG_BO_RED    4u
-#define MG_BO_V      8u
-#ifndef MG_CF_INTERCEPT
-#define MG_CF_INTERCEPT 1u
-#define MG_CF_ROOTED    2u
-#define MG_CF_REDUCTION 4u
-#define MG_CF_V         8u
-#endif
-
-static const struct {
-    const char *name, *sname;
-    unsigned flags;
-} colls[] = {
-#define MG_COLL(ID, Name, sname, flags, ...) {"MPI_" #Name, #sname, flags},
-#include "catalog/collectives.def"
-#undef MG_COLL
-};
-#define NCOLLS (int)(sizeof colls / sizeof colls[0])
-
-int mg_bench_ncolls(void) {
-    return NCOLLS;
-}
-
-const char *mg_bench_coll_name(int id) {
-    return id >= 0 && id < NCOLLS ? colls[id].name : NULL;
-}
-
-int mg_bench_coll_id(const char *name) {
-    for (int i = 0; name && i < NCOLLS; i++)
-        if (!strcasecmp(name, colls[i].name) || !strcasecmp(name, colls[i].sname)) return i;
-    return -1;
-}
-
-int mg_bench_coll_is_reduction(int id) {
-    return id >= 0 && id < NCOLLS && (colls[id].flags & MG_CF_REDUCTION);
-}
-
-int mg_bench_coll_is_v(int id) {
-    return id >= 0 && id < NCOLLS && (colls[id].flags & MG_CF_V);
-}
-
-/* ---- datatypes and ops ---- */
-/* Categories of MPI-3.1 section 5.9.2: 'i' C integer, 'f' floating point, 'b' byte, 'c' char
- * (MPI_CHAR is text: no reduction op applies). */
-static const struct {
-    const char *name;
-    int size;
-    char cat;
-} types[] = {
-    {"MPI_BYTE", 1, 'b'},
-    {"MPI_CHAR", 1, 'c'},
-    {"MPI_SIGNED_CHAR", 1, 'i'},
-    {"MPI_UNSIGNED_CHAR", 1, 'i'},
-    {"MPI_SHORT", (int)sizeof(short), 'i'},
-    {"MPI_UNSIGNED_SHORT", (int)sizeof(unsigned short), 'i'},
-    {"MPI_INT", (int)sizeof(int), 'i'},
-    {"MPI_UNSIGNED", (int)sizeof(unsigned), 'i'},
-    {"MPI_LONG", (int)sizeof(long), 'i'},
-    {"MPI_UNSIGNED_LONG", (int)sizeof(unsigned long), 'i'},
-    {"MPI_LONG_LONG", (int)sizeof(long long), 'i'},
-    {"MPI_FLOAT", (int)sizeof(float), 'f'},
-    {"MPI_DOUBLE", (int)sizeof(double), 'f'},
-};
-
-static const struct {
-    const char *name;
-    const char *cats; /* categories the op accepts */
-} ops[] = {
-    {"MPI_MAX", "if"}, {"MPI_MIN", "if"},  {"MPI_SUM", "if"}, {"MPI_PROD", "if"},
-    {"MPI_LAND", "i"}, {"MPI_LOR", "i"},   {"MPI_LXOR", "i"}, {"MPI_BAND", "ib"},
-    {"MPI_BOR", "ib"}, {"MPI_BXOR", "ib"},
-};
-
-int mg_bench_type_size(const char *name) {
-    for (size_t i = 0; name && i < sizeof types / sizeof types[0]; i++)
-        if (!strcmp(name, types[i].name)) return types[i].size;
-    return 0;
-}
-
-static char type_cat(const char *name) {
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (!strcmp(name, types[i].name)) return types[i].cat;
-    return 0;
-}
-
-static const char *op_cats(const char *name) {
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (!strcmp(name, ops[i].name)) return ops[i].cats;
-    return NULL;
-}
-
-int mg_bench_op_allowed(const char *op, const char *type) {
-    const char *cats = op_cats(op);
-    char c = type_cat(type);
-    return cats && c && strchr(cats, c) != NULL;
-}
-
 static const char *const sync_names[MG_SYNC_COUNT] = {"mpibarrier", "dissemination", "window",
                                                       "roundtime"};
 
@@ -293,7 +194,7 @@ static int msize_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
 
 static int call_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     mg_bench_opts *o = ctx;
-    int id = mg_bench_coll_id(s);
+    int id = mg_coll_lookup(s);
     if (id < 0)
         return mg_perr_fail(e, opt, "unknown collective '%s' (mpiguide info lists them)", s);
     for (int i = 0; i < o->ncalls; i++)
@@ -508,11 +409,11 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         o->root_given = 1;
         return 0;
     case O_OP:
-        if (!op_cats(v)) return mg_perr_fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
+        if (!mg_op_known(v)) return mg_perr_fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
         snprintf(o->op, sizeof o->op, "%s", v);
         return 0;
     case O_DATATYPE:
-        if (!mg_bench_type_size(v))
+        if (!mg_dtype_size(v))
             return mg_perr_fail(e, opt,
                                 "unknown datatype '%s' (MPI_BYTE, MPI_INT, MPI_DOUBLE, ...)", v);
         snprintf(o->datatype, sizeof o->datatype, "%s", v);
@@ -596,11 +497,11 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
 
 /* Checks between options once all are known. */
 static int validate(mg_perr *e, mg_bench_opts *o) {
-    int tsize = mg_bench_type_size(o->datatype);
+    int tsize = mg_dtype_size(o->datatype);
     int any_red = 0;
-    for (int i = 0; i < o->ncalls; i++) any_red |= mg_bench_coll_is_reduction(o->calls[i]);
+    for (int i = 0; i < o->ncalls; i++) any_red |= mg_coll_is_reduction(o->calls[i]);
     if (!o->ncalls) any_red = 1; /* every collective */
-    if (any_red && !mg_bench_op_allowed(o->op, o->datatype))
+    if (any_red && !mg_op_allowed(o->op, o->datatype))
         return mg_perr_fail(e, "--op", "%s does not apply to %s (MPI-3.1 section 5.9.2)", o->op,
                             o->datatype);
     for (int i = 0; i < o->nmsizes; i++)
@@ -622,10 +523,8 @@ static int validate(mg_perr *e, mg_bench_opts *o) {
         return mg_perr_fail(e, "--table", "takes --nrep, not --nrep-file");
     if (o->table && o->ncalls) {
         int v = 0;
-        for (int i = 0; i < o->ncalls; i++) {
-            const char *name = mg_bench_coll_name(o->calls[i]);
-            v |= !strcmp(name, "MPI_Gatherv") || !strcmp(name, "MPI_Scatterv");
-        }
+        for (int i = 0; i < o->ncalls; i++)
+            v |= o->calls[i] == MG_CAT_GATHERV || o->calls[i] == MG_CAT_SCATTERV;
         if (!v)
             return mg_perr_fail(e, "--table", "needs MPI_Gatherv or MPI_Scatterv in --calls-list");
     }
@@ -661,14 +560,14 @@ int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, siz
     if (!o->ncalls && o->table) { /* --table: the paper's gather tables */
         o->calls = malloc(sizeof(int));
         if (!o->calls) return mg_perr_fail(&e, "--calls-list", "out of memory");
-        o->calls[0] = mg_bench_coll_id("MPI_Gatherv");
+        o->calls[0] = mg_coll_lookup("MPI_Gatherv");
         o->ncalls = 1;
     }
     if (!o->ncalls) {
-        o->calls = malloc(sizeof(int) * NCOLLS);
+        o->calls = malloc(sizeof(int) * mg_ncolls);
         if (!o->calls) return mg_perr_fail(&e, "--calls-list", "out of memory");
-        for (int c = 0; c < NCOLLS; c++) o->calls[c] = c;
-        o->ncalls = NCOLLS;
+        for (int c = 0; c < mg_ncolls; c++) o->calls[c] = c;
+        o->ncalls = mg_ncolls;
     }
     if (!o->nalgs) {
         int rc = alg_item(&e, "--algs", MG_ALG_DEFAULT, o);
@@ -676,7 +575,7 @@ int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, siz
     }
     if (!o->nmsizes) /* the defaults, rounded up to whole elements */
         for (size_t i = 0; i < sizeof default_msizes / sizeof default_msizes[0]; i++) {
-            int64_t t = mg_bench_type_size(o->datatype);
+            int64_t t = mg_dtype_size(o->datatype);
             int rc = add_msize(&e, "--msizes-list", o, (default_msizes[i] + t - 1) / t * t);
             if (rc) return rc;
         }

@@ -4,6 +4,7 @@
 #ifndef MG_BENCH_OPTS_H
 #define MG_BENCH_OPTS_H
 
+#include "catalog/catalog.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,18 +77,6 @@ int mg_bench_opts_copy(mg_bench_opts *dst, const mg_bench_opts *src);
 
 const char *mg_sync_name(int sync);       /* "mpibarrier", ... */
 const char *mg_runtime_name(int runtime); /* "local", "global" */
-
-/* The collectives of collectives.def, without MPI. */
-int mg_bench_ncolls(void);
-const char *mg_bench_coll_name(int id); /* "MPI_Allreduce" */
-int mg_bench_coll_id(const char *name); /* MPI or short name, case-insensitive; -1 */
-int mg_bench_coll_is_reduction(int id);
-int mg_bench_coll_is_v(int id);
-
-/* Size in bytes of a base datatype named as in MPI ("MPI_INT"); 0 when unknown. */
-int mg_bench_type_size(const char *name);
-/* 1 when MPI allows op on the datatype (MPI-3.1 section 5.9.2). */
-int mg_bench_op_allowed(const char *op, const char *type);
 
 /* Whether option NAME (without the leading dashes, len bytes) exists and takes a value: -1
  * unknown, 0 a flag, 1 a required value, 2 an optional value (`--summary[=...]`). */

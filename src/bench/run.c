@@ -8,6 +8,8 @@
 #include "summary.h"
 #include "algorithms/irregular/problems.h"
 #include "table.h"
+#include "util/file.h"
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -19,15 +21,17 @@
 /* Rank 0: reads the nrep file. 0, or 2 after a message. */
 static int load_nrep(const mg_bench_opts *o, mg_nrep_table *t) {
     size_t len;
-    char *text = mg_read_all(o->nrep_file, &len);
+    char *text = mg_file_read(o->nrep_file, MG_TEXT_FILE_MAX, &len);
     if (!text) {
-        mg_say(0, "error", o->nrep_file, "cannot read the nrep file (--nrep-file)");
+        char why[128];
+        mg_say(0, 1, o->nrep_file, "cannot read the nrep file (--nrep-file): %s",
+               mg_file_error(errno, MG_TEXT_FILE_MAX, why, sizeof why));
         return 2;
     }
     char err[600];
     int rc = mg_nrep_table_parse(text, o->nrep_file, t, err, sizeof err);
     free(text);
-    if (rc) mg_say(0, "error", err, "bad nrep file");
+    if (rc) mg_say(0, 1, err, "bad nrep file");
     return rc;
 }
 
@@ -35,14 +39,20 @@ static int load_nrep(const mg_bench_opts *o, mg_nrep_table *t) {
  * kind of run, and cuts an unfinished trailing measurement. *fresh: write a header. */
 static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist *l, int *fresh) {
     size_t len = 0;
-    char *text = mg_read_all(o->output_file, &len);
+    char *text = mg_file_read(o->output_file, MG_RAW_FILE_MAX, &len);
     *fresh = 1;
-    if (!text) return 0; /* nothing to resume: start */
+    if (!text && errno == ENOENT) return 0; /* nothing to resume: start */
+    if (!text) {
+        char why[128];
+        mg_say(0, 1, o->output_file, "cannot resume this file (--resume): %s",
+               mg_file_error(errno, MG_RAW_FILE_MAX, why, sizeof why));
+        return 2;
+    }
     mg_raw_scan s;
     char err[600];
     if (mg_raw_scan_text(text, len, o->output_file, &s, err, sizeof err)) {
         free(text);
-        mg_say(0, "error", err, "cannot resume this file (--resume)");
+        mg_say(0, 1, err, "cannot resume this file (--resume)");
         return 2;
     }
     free(text);
@@ -59,7 +69,7 @@ static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist 
     for (int k = 0; k < 6 && s.nkeys && !rc; k++) {
         const char *v = mg_raw_get(&s, keys[k]);
         if (v && strcmp(v, want[k])) {
-            mg_say(0, "error", "--resume", "%s was measured with %s=%s, this run has %s",
+            mg_say(0, 1, "--resume", "%s was measured with %s=%s, this run has %s",
                    o->output_file, keys[k], v, want[k]);
             rc = 2;
         }
@@ -70,11 +80,11 @@ static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist 
             l->v[i].done = mg_raw_done(&s, mpiguide_collective_name(l->v[i].coll), l->v[i].algname,
                                        l->v[i].msize);
         if (s.keep < len && truncate(o->output_file, (off_t)s.keep)) {
-            mg_say(0, "error", o->output_file, "cannot cut the unfinished measurement (--resume)");
+            mg_say(0, 1, o->output_file, "cannot cut the unfinished measurement (--resume)");
             rc = 1;
         }
         if (!rc && s.dropped)
-            mg_say(0, "warning", "--resume", "%lld rows of an unfinished measurement dropped",
+            mg_say(0, 0, "--resume", "%lld rows of an unfinished measurement dropped",
                    (long long)s.dropped);
     }
     mg_raw_scan_free(&s);
@@ -160,7 +170,7 @@ static int measure(runstate *rs, const mg_job *j) {
     PMPI_Allreduce(&obs_bad, &any_bad, 1, MPI_INT, MPI_MAX, h->hcomm);
     if (any_bad) {
         mg_progress_clear(&rs->pr);
-        mg_say(h->rank, "warning", where, "skipped: %s",
+        mg_say(h->rank, 0, where, "skipped: %s",
                why[0] ? why
                       : "out of memory for the "
                         "observation arrays");
@@ -176,7 +186,7 @@ static int measure(runstate *rs, const mg_job *j) {
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
         mg_progress_clear(&rs->pr);
-        mg_say(h->rank, "warning", where, "skipped: the default ran instead (%s)",
+        mg_say(h->rank, 0, where, "skipped: the default ran instead (%s)",
                outcome == MPIGUIDE_FALLBACK_MEMORY ? "scratch need beyond size_msg_buffer_bytes"
                : outcome == MPIGUIDE_FALLBACK_OFF  ? "mpiguide is not initialised"
                                                    : "the algorithm declines these arguments");
@@ -190,7 +200,7 @@ static int measure(runstate *rs, const mg_job *j) {
             if (bad_rank < 0) {
                 fprintf(stderr, "mpiguide: verify: %s: pass\n", where);
             } else {
-                mg_say(0, "error", where, "verify: result differs from the default on rank %d",
+                mg_say(0, 1, where, "verify: result differs from the default on rank %d",
                        bad_rank);
                 rs->exit = 1;
             }
@@ -207,7 +217,7 @@ static int measure(runstate *rs, const mg_job *j) {
         if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
                               mg_raw_write_meas(&rs->w, cname, j->algname, j->msize, obs.runtime,
                                                 obs.gflag, obs.n))) {
-            mg_say(0, "error", o->output_file ? o->output_file : "stdout", "write failed");
+            mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
             rs->exit = 1;
         }
         if (o->summary) print_summary(rs, j, &obs);
@@ -237,7 +247,7 @@ int mg_bench_run(const mg_bench_opts *o) {
     rs.op = mg_bench_op(o->op);
     int st = 0;
     if (o->root >= p) {
-        mg_say(rank, "error", "--root", "%d is not a rank of %d processes", o->root, p);
+        mg_say(rank, 1, "--root", "%d is not a rank of %d processes", o->root, p);
         return 2;
     }
     mg_nrep_table nt = {0, NULL};
@@ -257,7 +267,7 @@ int mg_bench_run(const mg_bench_opts *o) {
         return st;
     }
     if (mg_harness_init(&rs.h, MPI_COMM_WORLD, o) != MPI_SUCCESS) {
-        mg_say(rank, "error", "bench", "synchronisation set-up failed");
+        mg_say(rank, 1, "bench", "synchronisation set-up failed");
         free(jobs.v);
         return 1;
     }
@@ -300,10 +310,10 @@ int mg_bench_run(const mg_bench_opts *o) {
     if (rank == 0 && rs.write_raw) {
         int with_flag = o->sync == MG_SYNC_WINDOW || o->sync == MG_SYNC_ROUNDTIME;
         if (mg_raw_open(&rs.w, o->output_file, o->resume && !fresh, with_flag)) {
-            mg_say(0, "error", o->output_file, "cannot open the output file (--output-file)");
+            mg_say(0, 1, o->output_file, "cannot open the output file (--output-file)");
             st = 2;
         } else if (fresh && header && mg_raw_write_text(&rs.w, header)) {
-            mg_say(0, "error", o->output_file ? o->output_file : "stdout", "write failed");
+            mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
             st = 1;
         }
     }
@@ -318,7 +328,7 @@ int mg_bench_run(const mg_bench_opts *o) {
         if (j->done) continue;
         mg_progress_step(&rs.pr, mpiguide_collective_name(j->coll), j->algname, j->msize);
         if (measure(&rs, j) != MPI_SUCCESS) {
-            mg_say(rank, "error", "bench", "an MPI call failed; stopping");
+            mg_say(rank, 1, "bench", "an MPI call failed; stopping");
             st = 1;
             break;
         }

@@ -118,11 +118,11 @@ int mg_irrtab_jobs(const mg_bench_opts *o, int p, uint64_t seed, mg_irrtab **tp,
     for (int s = 0; !rc && s < NSIDES; s++)
         for (int c = 0; c < NCOLS; c++)
             if (missing[s][c])
-                mg_say(rank, "warning", "--table", "%s is not in this build; its column shows -",
+                mg_say(rank, 0, "--table", "%s is not in this build; its column shows -",
                        col_alg[s][c]);
     PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rc) {
-        mg_say(rank, "error", "--table", "out of memory");
+        mg_say(rank, 1, "--table", "out of memory");
         mg_irrtab_free(t);
         t = NULL;
     }

@@ -1,87 +1,98 @@
-/* The name tables, generated from the same .def rows as the registry (core/registry.c): the
- * default of collective c has id c, the mock-ups follow in algorithms.def order. */
+/* The catalog's tables, generated from collectives.def and algorithms.def (the same rows the
+ * registry and the wrappers are generated from), and its lookups. */
 #include "catalog.h"
 #include <string.h>
 #include <strings.h>
 
-typedef struct {
-    const char *name, *sname;
-    unsigned flags;
-} coll_row;
-
-typedef struct {
-    int coll;
-    const char *name;
-    unsigned flags;
-} alg_row;
-
-enum names_coll {
-#define MG_COLL(ID, ...) NAMES_##ID,
-#include "collectives.def"
-#undef MG_COLL
-    NAMES_COLL_COUNT
-};
-
-static const coll_row colls[] = {
-#define MG_COLL(ID, Name, sname, flags, P, A, F, D) {"MPI_" #Name, #sname, flags},
+const mg_coll_desc mg_coll_table[MG_CAT_NCOLLS] = {
+#define MG_COLL(ID, Name, sname, flags, P, A, F, D) [MG_CAT_##ID] = {"MPI_" #Name, #sname, flags},
 #include "collectives.def"
 #undef MG_COLL
 };
 
-static const alg_row algs[] = {
-#define MG_COLL(ID, ...) {NAMES_##ID, "default", MG_AF_DEFAULT},
+const mg_alg_desc mg_alg_table[] = {
+#define MG_COLL(ID, ...) {MG_CAT_##ID, "default", "library", 0, MG_AF_DEFAULT},
 #include "collectives.def"
 #undef MG_COLL
-#define MG_ALG(ID, name, guideline, declines, flags) {NAMES_##ID, #name, flags},
+#define MG_ALG(ID, name, guideline, declines, flags)                                               \
+    {MG_CAT_##ID, #name, guideline, declines, flags},
 #include "algorithms/algorithms.def"
 #undef MG_ALG
 };
+const int mg_nalg_names = (int)(sizeof mg_alg_table / sizeof mg_alg_table[0]);
 
-#define NCOLLS (int)(sizeof colls / sizeof colls[0])
-#define NALGS  (int)(sizeof algs / sizeof algs[0])
-
-int mg_names_ncolls(void) {
-    return NCOLLS;
-}
-
-int mg_names_coll(const char *name) {
-    if (!name) return -1;
-    for (int c = 0; c < NCOLLS; c++)
-        if (!strcasecmp(name, colls[c].name) || !strcasecmp(name, colls[c].sname)) return c;
+int mg_coll_lookup(const char *name) {
+    for (int c = 0; name && c < mg_ncolls; c++)
+        if (!strcasecmp(name, mg_coll_table[c].name) || !strcasecmp(name, mg_coll_table[c].sname))
+            return c;
     return -1;
 }
 
-const char *mg_names_coll_name(int coll) {
-    return coll >= 0 && coll < NCOLLS ? colls[coll].name : NULL;
-}
-
-const char *mg_names_coll_short(int coll) {
-    return coll >= 0 && coll < NCOLLS ? colls[coll].sname : NULL;
-}
-
-unsigned mg_names_coll_flags(int coll) {
-    return coll >= 0 && coll < NCOLLS ? colls[coll].flags : 0;
-}
-
-int mg_names_nalgs(void) {
-    return NALGS;
-}
-
-int mg_names_alg(int coll, const char *name) {
-    if (!name) return -1;
-    for (int i = 0; i < NALGS; i++)
-        if (algs[i].coll == coll && !strcmp(algs[i].name, name)) return i;
+int mg_alg_lookup(int coll, const char *name) {
+    for (int i = 0; name && i < mg_nalg_names; i++)
+        if (mg_alg_table[i].coll == coll && !strcmp(mg_alg_table[i].name, name)) return i;
     return -1;
 }
 
-const char *mg_names_alg_name(int alg) {
-    return alg >= 0 && alg < NALGS ? algs[alg].name : NULL;
+/* ---- datatypes and ops ---- */
+/* Categories of MPI-3.1 section 5.9.2: 'i' C integer, 'f' floating point, 'b' byte, 'c' char
+ * (MPI_CHAR is text: no reduction op applies). */
+static const struct {
+    const char *name;
+    int size;
+    char cat;
+} types[] = {
+    {"MPI_BYTE", 1, 'b'},
+    {"MPI_CHAR", 1, 'c'},
+    {"MPI_SIGNED_CHAR", 1, 'i'},
+    {"MPI_UNSIGNED_CHAR", 1, 'i'},
+    {"MPI_SHORT", (int)sizeof(short), 'i'},
+    {"MPI_UNSIGNED_SHORT", (int)sizeof(unsigned short), 'i'},
+    {"MPI_INT", (int)sizeof(int), 'i'},
+    {"MPI_UNSIGNED", (int)sizeof(unsigned), 'i'},
+    {"MPI_LONG", (int)sizeof(long), 'i'},
+    {"MPI_UNSIGNED_LONG", (int)sizeof(unsigned long), 'i'},
+    {"MPI_LONG_LONG", (int)sizeof(long long), 'i'},
+    {"MPI_FLOAT", (int)sizeof(float), 'f'},
+    {"MPI_DOUBLE", (int)sizeof(double), 'f'},
+};
+
+static const struct {
+    const char *name;
+    const char *cats; /* categories the op accepts */
+} ops[] = {
+    {"MPI_MAX", "if"}, {"MPI_MIN", "if"},  {"MPI_SUM", "if"}, {"MPI_PROD", "if"},
+    {"MPI_LAND", "i"}, {"MPI_LOR", "i"},   {"MPI_LXOR", "i"}, {"MPI_BAND", "ib"},
+    {"MPI_BOR", "ib"}, {"MPI_BXOR", "ib"},
+};
+
+#define NTYPES (sizeof types / sizeof types[0])
+#define NOPS   (sizeof ops / sizeof ops[0])
+
+int mg_dtype_size(const char *name) {
+    for (size_t i = 0; name && i < NTYPES; i++)
+        if (!strcmp(name, types[i].name)) return types[i].size;
+    return 0;
 }
 
-int mg_names_alg_coll(int alg) {
-    return alg >= 0 && alg < NALGS ? algs[alg].coll : -1;
+static char type_cat(const char *name) {
+    for (size_t i = 0; name && i < NTYPES; i++)
+        if (!strcmp(name, types[i].name)) return types[i].cat;
+    return 0;
 }
 
-unsigned mg_names_alg_flags(int alg) {
-    return alg >= 0 && alg < NALGS ? algs[alg].flags : 0;
+static const char *op_cats(const char *name) {
+    for (size_t i = 0; name && i < NOPS; i++)
+        if (!strcmp(name, ops[i].name)) return ops[i].cats;
+    return NULL;
+}
+
+int mg_op_known(const char *name) {
+    return op_cats(name) != NULL;
+}
+
+int mg_op_allowed(const char *op, const char *type) {
+    const char *cats = op_cats(op);
+    char c = type_cat(type);
+    return cats && c && strchr(cats, c) != NULL;
 }

@@ -1,32 +1,139 @@
-/* Names of collectives and algorithms without MPI: the rows of collectives.def and
- * algorithms.def in registry order, so profiles and forced selections can be parsed and
- * checked (`mpiguide profile check`, unit tests, the fuzzer) without an MPI library. */
-#ifndef MG_NAMES_H
-#define MG_NAMES_H
+/* The catalog: every collective mpiguide knows (collectives.def), every algorithm name
+ * (algorithms.def), their kinds, the message-size rule that follows from the kind, and the
+ * datatypes and ops the tools accept by name. MPI-free, so parsers, the analysis, the unit tests
+ * and the fuzzers share it with the library; the registry (core/registry.h) adds the
+ * implementations to the same rows. Collective ids are the MPIGUIDE_COLL_* of mpiguide.h
+ * (core/registry.c checks that the orders agree); algorithm ids are the registry's: the default
+ * of collective c has id c, the mock-ups follow in algorithms.def order. */
+#ifndef MG_CATALOG_H
+#define MG_CATALOG_H
 
-/* Flag values of the two tables, token-identical to core/registry.h: a translation unit that
- * includes both (core/settings.c does) fails to compile if they ever differ. */
-#define MG_CF_INTERCEPT 1u
+#include <stdint.h>
+
+/* Collective kinds (collectives.def). */
+#define MG_CF_INTERCEPT 1u /* wrapped by libmpiguide */
 #define MG_CF_ROOTED    2u
 #define MG_CF_REDUCTION 4u
-#define MG_CF_V         8u
-#define MG_AF_DEFAULT   1u
-#define MG_AF_REDUCTION 2u
-#define MG_AF_TESTONLY  4u
+#define MG_CF_V         8u /* counts per rank: selected by communicator size only */
 
-int mg_names_ncolls(void);
-/* "MPI_Allreduce" or "allreduce" (case-insensitive); -1 when unknown. */
-int mg_names_coll(const char *name);
-const char *mg_names_coll_name(int coll);  /* "MPI_Allreduce" */
-const char *mg_names_coll_short(int coll); /* "allreduce" */
-unsigned mg_names_coll_flags(int coll);    /* MG_CF_* */
+/* Algorithm kinds (algorithms.def). */
+#define MG_AF_DEFAULT   1u /* the library's own collective */
+#define MG_AF_REDUCTION 2u /* applies the user's op (tuned mode: predefined ops only) */
+#define MG_AF_TESTONLY  4u /* registered only in test builds */
 
-int mg_names_nalgs(void);
-/* Id of algorithm `name` of collective `coll` (the registry id; "default" gives the
- * collective's default); -1 when unknown. */
-int mg_names_alg(int coll, const char *name);
-const char *mg_names_alg_name(int alg);
-int mg_names_alg_coll(int alg);
-unsigned mg_names_alg_flags(int alg); /* MG_AF_* */
+/* Collective ids in table order: the same numbers as mpiguide.h's MPIGUIDE_COLL_* (which the
+ * catalog cannot include: it includes mpi.h); core/registry.c checks that they agree. */
+enum mg_cat_coll {
+#define MG_COLL(ID, ...) MG_CAT_##ID,
+#include "collectives.def"
+#undef MG_COLL
+    MG_CAT_NCOLLS
+};
+
+/* Decline reasons of algorithms.def rows: the values of mpiguide.h's MPIGUIDE_DECLINE_*
+ * (core/registry.c checks that they agree). */
+#define MG_DECLINE_INTERCOMM 1u
+#define MG_DECLINE_OVERFLOW  2u
+#define MG_DECLINE_DATATYPE  4u
+#define MG_DECLINE_OP        8u
+#define MG_DECLINE_THREADS   16u
+
+typedef struct mg_coll_desc {
+    const char *name;  /* "MPI_Allreduce" */
+    const char *sname; /* "allreduce" */
+    unsigned flags;    /* MG_CF_* */
+} mg_coll_desc;
+
+typedef struct mg_alg_desc {
+    int coll;
+    const char *name;      /* "allreduce_as_reduce_bcast", "default" */
+    const char *guideline; /* "GL5: ...", "library" */
+    unsigned declines;     /* documented decline reasons (mpiguide_decline bits) */
+    unsigned flags;        /* MG_AF_* */
+} mg_alg_desc;
+
+extern const mg_coll_desc mg_coll_table[MG_CAT_NCOLLS];
+#define mg_ncolls ((int)MG_CAT_NCOLLS)
+extern const mg_alg_desc mg_alg_table[];
+extern const int mg_nalg_names;
+
+/* ---- collectives ---- */
+/* "MPI_Allreduce" or "allreduce", case-insensitive; -1 when unknown. */
+int mg_coll_lookup(const char *name);
+static inline int mg_coll_valid(int coll) {
+    return coll >= 0 && coll < mg_ncolls;
+}
+static inline const char *mg_coll_name(int coll) {
+    return mg_coll_valid(coll) ? mg_coll_table[coll].name : (const char *)0;
+}
+static inline const char *mg_coll_short(int coll) {
+    return mg_coll_valid(coll) ? mg_coll_table[coll].sname : (const char *)0;
+}
+/* A switch, not a table load, so a constant collective (the generated wrappers) folds. */
+static inline unsigned mg_coll_flags(int coll) {
+    switch (coll) {
+#define MG_COLL(ID, Name, sname, flags, ...)                                                       \
+    case MG_CAT_##ID:                                                                              \
+        return flags;
+#include "collectives.def"
+#undef MG_COLL
+    default:
+        return 0u;
+    }
+}
+/* The v-collectives have counts per rank and select by communicator size only. */
+static inline int mg_coll_is_v(int coll) {
+    return (mg_coll_flags(coll) & MG_CF_V) != 0;
+}
+static inline int mg_coll_is_reduction(int coll) {
+    return (mg_coll_flags(coll) & MG_CF_REDUCTION) != 0;
+}
+static inline int mg_coll_is_rooted(int coll) {
+    return (mg_coll_flags(coll) & MG_CF_ROOTED) != 0;
+}
+
+/* ---- the message-size rule (docs/dev/interfaces.md section 1) ----
+ * Which arguments define a call's message size on a rank: the receive side (count and
+ * datatype); the send side on non-roots of Gather and at the root of Scatter; the sum of
+ * recvcounts for Reduce_scatter; none for the v-collectives (size by communicator only). */
+enum mg_size_source { MG_SIZE_RECV, MG_SIZE_SEND, MG_SIZE_RECVCOUNTS, MG_SIZE_NONE };
+
+static inline enum mg_size_source mg_size_source_of(int coll, int is_root) {
+    if (mg_coll_is_v(coll)) return MG_SIZE_NONE;
+    if (coll == MG_CAT_GATHER) return is_root ? MG_SIZE_RECV : MG_SIZE_SEND;
+    if (coll == MG_CAT_SCATTER) return is_root ? MG_SIZE_SEND : MG_SIZE_RECV;
+    if (coll == MG_CAT_REDUCE_SCATTER) return MG_SIZE_RECVCOUNTS;
+    return MG_SIZE_RECV;
+}
+/* 1 when every rank takes the size from (recvcount, recvtype): a repeat of both is a repeat of
+ * the size. */
+static inline int mg_size_from_recv_everywhere(int coll) {
+    return mg_size_source_of(coll, 0) == MG_SIZE_RECV && mg_size_source_of(coll, 1) == MG_SIZE_RECV;
+}
+
+/* ---- algorithms ---- */
+/* Id of algorithm `name` of collective `coll` ("default" gives the collective's default); -1
+ * when unknown. */
+int mg_alg_lookup(int coll, const char *name);
+static inline int mg_alg_valid(int alg) {
+    return alg >= 0 && alg < mg_nalg_names;
+}
+static inline const char *mg_alg_name(int alg) {
+    return mg_alg_valid(alg) ? mg_alg_table[alg].name : (const char *)0;
+}
+static inline int mg_alg_coll(int alg) {
+    return mg_alg_valid(alg) ? mg_alg_table[alg].coll : -1;
+}
+static inline unsigned mg_alg_flags(int alg) {
+    return mg_alg_valid(alg) ? mg_alg_table[alg].flags : 0u;
+}
+
+/* ---- datatypes and ops by name (the benchmark's --datatype and --op) ---- */
+/* Size in bytes of a predefined datatype named as in MPI ("MPI_INT"); 0 when unknown. */
+int mg_dtype_size(const char *name);
+/* 1 when `name` is a predefined reduction op the tools accept ("MPI_SUM"). */
+int mg_op_known(const char *name);
+/* 1 when MPI allows op on the datatype (MPI-3.1 section 5.9.2). */
+int mg_op_allowed(const char *op, const char *type);
 
 #endif

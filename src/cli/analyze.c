@@ -3,6 +3,7 @@
 #include "analyze/analyze.h"
 #include "cli.h"
 #include "cli_check.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ int mg_cmd_analyze(int argc, char **argv) {
             else if (i + 1 < argc)
                 o.outdir = argv[++i];
             else {
-                fprintf(stderr, "mpiguide: error: -o: expected a directory\n");
+                mg_error("-o", "expected a directory");
                 goto out;
             }
             continue;
@@ -57,13 +58,13 @@ int mg_cmd_analyze(int argc, char **argv) {
             continue;
         }
         if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "mpiguide: error: %s: unknown option of analyze (see --help)\n", a);
+            mg_error(a, "unknown option of analyze (see --help)");
             goto out;
         }
         dirs[n++] = argv[i];
     }
     if (!n) {
-        fprintf(stderr, "mpiguide: error: analyze: no OUTDIR given (see --help)\n");
+        mg_error("analyze", "no OUTDIR given (see --help)");
         goto out;
     }
     rc = mg_analyze_dirs(&o, dirs, n);

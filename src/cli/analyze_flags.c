@@ -1,6 +1,7 @@
 /* The analysis flags shared by `analyze`, `check` and `tune` (INTERFACES.md section 7):
  * -c N, -t N, -m, -s, -v, --alpha A, --min-gain G, --correction holm|bh, --exit-code. */
 #include "cli_check.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,7 @@ static int number(const char *opt, const char *v, double lo, double hi, double *
     char *end;
     double x = v ? strtod(v, &end) : 0;
     if (!v || !*v || *end || !(x >= lo && x <= hi)) {
-        fprintf(stderr, "mpiguide: error: %s: expected a number in [%g, %g], got %s\n", opt, lo, hi,
-                v ? v : "nothing");
+        mg_error(opt, "expected a number in [%g, %g], got %s", lo, hi, v ? v : "nothing");
         return -1;
     }
     *out = x;
@@ -51,7 +51,7 @@ int mg_analyze_parse_flag(int argc, char **argv, int i, mg_analyze_opts *o) {
                    a[1] == 'c' ? MG_COMP_COUNT - 1 : MG_TEST_COUNT - 1, &x))
             return -1;
         if (x != (int)x)
-            return fprintf(stderr, "mpiguide: error: %s: expected an integer\n", a), -1;
+            return mg_error(a, "expected an integer"), -1;
         *(a[1] == 'c' ? &o->comparer : &o->test) = (int)x;
     } else if (is(a, "--alpha")) {
         if (number("--alpha", value(argc, argv, i, "--alpha", &used), 1e-12, 0.5, &x)) return -1;
@@ -63,8 +63,7 @@ int mg_analyze_parse_flag(int argc, char **argv, int i, mg_analyze_opts *o) {
         const char *v = value(argc, argv, i, "--correction", &used);
         int c = v ? mg_correction_parse(v) : -1;
         if (c < 0) {
-            fprintf(stderr, "mpiguide: error: --correction: expected holm or bh, got %s\n",
-                    v ? v : "nothing");
+            mg_error("--correction", "expected holm or bh, got %s", v ? v : "nothing");
             return -1;
         }
         o->correction = (mg_correction)c;

@@ -3,6 +3,7 @@
  * measured. The measurement itself lives in src/bench/. */
 #include "bench/bench.h"
 #include "cli.h"
+#include "util/diag.h"
 #include <stdio.h>
 
 int mg_cmd_bench(int argc, char **argv) {
@@ -14,13 +15,12 @@ int mg_cmd_bench(int argc, char **argv) {
     mg_bench_defaults(&o);
     int rc = mg_bench_parse(argc - 1, argv + 1, &o, err, sizeof err);
     if (rc) {
-        if (rank == 0) fprintf(stderr, "mpiguide: error: %s\n", err);
+        if (rank == 0) mg_error(NULL, "%s", err);
     } else if (o.help) {
         if (rank == 0) fputs(mg_bench_usage, stdout);
     } else {
         if (mpiguide_init() != MPI_SUCCESS && rank == 0)
-            fprintf(stderr, "mpiguide: warning: bench: mpiguide_init failed; mock-ups will be "
-                            "skipped\n");
+            mg_warning("bench", "mpiguide_init failed; mock-ups will be skipped");
         rc = mg_bench_run(&o);
     }
     mg_bench_opts_free(&o);

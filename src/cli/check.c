@@ -6,6 +6,8 @@
 #include "bench/bench.h"
 #include "cli.h"
 #include "cli_check.h"
+#include "util/diag.h"
+#include "util/file.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,8 +78,7 @@ static int new_launch_dir(const char *outdir, char *dir, size_t len) {
         remove(probe);
         return k;
     }
-    fprintf(stderr, "mpiguide: error: %s: cannot create a launch directory: %s\n", outdir,
-            strerror(errno));
+    mg_error(outdir, "cannot create a launch directory: %s", strerror(errno));
     return 0;
 }
 
@@ -86,15 +87,13 @@ static char *shared_text(const char *path, int rank) {
     long len = -1;
     char *text = NULL;
     if (rank == 0) {
-        FILE *f = fopen(path, "rb");
-        if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
-            text = malloc((size_t)len + 1);
-            if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) len = -1;
-        }
-        if (f) fclose(f);
-        if (len < 0)
-            fprintf(stderr, "mpiguide: error: %s: cannot read input file: %s\n", path,
-                    strerror(errno));
+        size_t n = 0;
+        text = mg_file_read(path, MG_TEXT_FILE_MAX, &n);
+        char why[128];
+        if (!text)
+            mg_error(path, "cannot read input file: %s",
+                     mg_file_error(errno, MG_TEXT_FILE_MAX, why, sizeof why));
+        len = text ? (long)n : -1;
     }
     MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     if (len < 0) {
@@ -143,8 +142,8 @@ int mg_cmd_check(int argc, char **argv) {
     for (int i = 0; i < nplan && !rc; i++) {
         if (rank == 0 && !c.r.quiet)
             fprintf(stderr, "mpiguide check: [%d/%d] %s\n", i + 1, nplan,
-                    mg_bench_coll_name(v[i].calls[0]));
-        snprintf(path, sizeof path, "%s/%s.dat", dir, mg_bench_coll_name(v[i].calls[0]));
+                    mg_coll_name(v[i].calls[0]));
+        snprintf(path, sizeof path, "%s/%s.dat", dir, mg_coll_name(v[i].calls[0]));
         free(v[i].output_file);
         v[i].output_file = strdup(path);
         rc = mg_bench_run(&v[i]);

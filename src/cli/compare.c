@@ -3,6 +3,7 @@
 #include "analyze/analyze.h"
 #include "cli.h"
 #include "cli_check.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -33,14 +34,13 @@ int mg_cmd_compare(int argc, char **argv) {
             continue;
         }
         if ((a[0] == '-' && a[1]) || n == 2) {
-            fprintf(stderr, "mpiguide: error: %s: %s (see --help)\n", a,
-                    n == 2 ? "compare takes two directories" : "unknown option of compare");
+            mg_error(a, "%s (see --help)", n == 2 ? "compare takes two directories" : "unknown option of compare");
             return 2;
         }
         dirs[n++] = a;
     }
     if (n != 2) {
-        fprintf(stderr, "mpiguide: error: compare: expected OUTDIR_A OUTDIR_B (see --help)\n");
+        mg_error("compare", "expected OUTDIR_A OUTDIR_B (see --help)");
         return 2;
     }
     return mg_compare_dirs(&o, dirs[0], dirs[1]);

@@ -1,6 +1,7 @@
 /* `mpiguide info`: one line per algorithm, COLLECTIVE ALGORITHM GUIDELINE (or CSV). No MPI
  * initialisation needed: the registry is static. */
 #include "cli.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +25,7 @@ int mg_cmd_info(int argc, char **argv) {
                    "`default` is the MPI library's own collective (guideline `library`).\n");
             return 0;
         } else {
-            fprintf(stderr, "mpiguide: error: %s: unknown option of info\n", argv[i]);
+            mg_error(argv[i], "unknown option of info");
             return 2;
         }
     }

@@ -1,5 +1,6 @@
 /* `mpiguide`: the command-line tool; dispatches to one subcommand per file. */
 #include "cli.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,6 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "mpiguide: error: %s: unknown command (mpiguide --help lists them)\n", argv[1]);
+    mg_error(argv[1], "unknown command (mpiguide --help lists them)");
     return 2;
 }

@@ -2,6 +2,7 @@
  * writes the `test msize nrep` file that `bench --nrep-file` and the checker read. */
 #include "bench/bench.h"
 #include "cli.h"
+#include "util/diag.h"
 #include <stdio.h>
 
 int mg_cmd_nrep(int argc, char **argv) {
@@ -12,13 +13,12 @@ int mg_cmd_nrep(int argc, char **argv) {
     char err[600];
     int rc = mg_nrep_parse(argc - 1, argv + 1, &o, err, sizeof err);
     if (rc) {
-        if (rank == 0) fprintf(stderr, "mpiguide: error: %s\n", err);
+        if (rank == 0) mg_error(NULL, "%s", err);
     } else if (o.bench.help) {
         if (rank == 0) fputs(mg_nrep_usage, stdout);
     } else {
         if (mpiguide_init() != MPI_SUCCESS && rank == 0)
-            fprintf(stderr, "mpiguide: warning: nrep: mpiguide_init failed; mock-ups will be "
-                            "skipped\n");
+            mg_warning("nrep", "mpiguide_init failed; mock-ups will be skipped");
         rc = mg_nrep_run(&o);
     }
     mg_nrep_opts_free(&o);

@@ -2,6 +2,7 @@
  * each validated (collective, every option) before anything is measured. */
 #include "cli_check.h"
 #include "check_input.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,11 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
     mg_input in;
     char err[600];
     if (mg_input_parse(text, fname, &in, err, sizeof err)) {
-        if (talk) fprintf(stderr, "mpiguide: error: %s\n", err);
+        if (talk) mg_error(NULL, "%s", err);
         return 2;
     }
     if (in.n == 0) {
-        if (talk) fprintf(stderr, "mpiguide: error: %s: no collective listed\n", fname);
+        if (talk) mg_error(fname, "no collective listed");
         mg_input_free(&in);
         return 2;
     }
@@ -28,14 +29,14 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
         snprintf(where, sizeof where, "%s:%d", fname, l->lineno);
         mg_bench_defaults(&v[i]);
         if (mg_bench_parse(l->argc, l->argv, &v[i], err, sizeof err)) {
-            if (talk) fprintf(stderr, "mpiguide: error: %s: %s\n", where, err);
+            if (talk) mg_error(where, "%s", err);
             rc = 2;
             break;
         }
-        int coll = mg_bench_coll_id(l->call);
+        int coll = mg_coll_lookup(l->call);
         if (coll < 0) {
             if (talk)
-                fprintf(stderr, "mpiguide: error: %s: %s: unknown collective\n", where, l->call);
+                mg_error(where, "%s: unknown collective", l->call);
             rc = 2;
             break;
         }
@@ -81,12 +82,12 @@ int mg_run_opts_parse(int argc, char **argv, int i, mg_run_opts *o, const char *
         return 1;
     }
     int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
-    if (used == 0) fprintf(stderr, "mpiguide: error: %s: unknown option of %s\n", a, cmd);
+    if (used == 0) mg_error(a, "unknown option of %s", cmd);
     return used > 0 ? used : -1;
 }
 
 int mg_run_opts_require(const mg_run_opts *o, const char *cmd) {
     if (o->input && o->outdir) return 0;
-    fprintf(stderr, "mpiguide: error: %s: -f INPUT and -o OUTDIR are required\n", cmd);
+    mg_error(cmd, "-f INPUT and -o OUTDIR are required");
     return 2;
 }

@@ -4,16 +4,17 @@
 #include "cli.h"
 #include "catalog/catalog.h"
 #include "profile/profile.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <string.h>
 
 static void print_diag(void *ctx, int error, const char *where, const char *what) {
     (void)ctx;
-    fprintf(stderr, "mpiguide: %s: %s: %s\n", error ? "error" : "warning", where, what);
+    mg_diag(error, where, "%s", what);
 }
 
 static void show(const mg_profile *p, const char *file) {
-    printf("%s: %s, %d processes, %d range%s\n", file, mg_names_coll_name(p->coll), p->p,
+    printf("%s: %s, %d processes, %d range%s\n", file, mg_coll_name(p->coll), p->p,
            p->nranges, p->nranges == 1 ? "" : "s");
     if (p->mpi_library[0] || p->nodes || p->ppn || p->datatype[0] || p->operation[0] ||
         p->date[0]) {
@@ -26,7 +27,7 @@ static void show(const mg_profile *p, const char *file) {
         if (p->date[0]) printf(" date=%s", p->date);
         printf("\n");
     }
-    int vcoll = (mg_names_coll_flags(p->coll) & MG_CF_V) != 0;
+    int vcoll = (mg_coll_flags(p->coll) & MG_CF_V) != 0;
     char what[64];
     for (int i = 0; i < p->nranges; i++) {
         const mg_prange *r = &p->ranges[i];
@@ -34,11 +35,11 @@ static void show(const mg_profile *p, const char *file) {
             snprintf(what, sizeof what, "every size");
         else
             snprintf(what, sizeof what, "%lld-%lld bytes", (long long)r->lo, (long long)r->hi);
-        printf("  %-28s -> %s\n", what, mg_names_alg_name(r->alg));
+        printf("  %-28s -> %s\n", what, mg_alg_name(r->alg));
     }
     if (!vcoll || !p->nranges)
         printf("  %-28s -> default (the library's own %s)\n",
-               p->nranges ? "other sizes" : "every size", mg_names_coll_name(p->coll));
+               p->nranges ? "other sizes" : "every size", mg_coll_name(p->coll));
 }
 
 static int usage(FILE *f, int rc) {
@@ -55,7 +56,7 @@ int mg_cmd_profile(int argc, char **argv) {
     if (argc < 2) return usage(stderr, 2);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return usage(stdout, 0);
     if (strcmp(argv[1], "check")) {
-        fprintf(stderr, "mpiguide: error: %s: unknown profile subcommand (try check)\n", argv[1]);
+        mg_error(argv[1], "unknown profile subcommand (try check)");
         return 2;
     }
     if (argc < 3) return usage(stderr, 2);
@@ -63,7 +64,7 @@ int mg_cmd_profile(int argc, char **argv) {
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) return usage(stdout, 0);
         if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "mpiguide: error: %s: unknown option of profile check\n", argv[i]);
+            mg_error(argv[i], "unknown option of profile check");
             return 2;
         }
         mg_profile_set set = {0};

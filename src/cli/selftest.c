@@ -3,6 +3,7 @@
  * and prints whether each result matched. A quick check that mpiguide is correct on this MPI;
  * the full argument matrix lives in the test suite. */
 #include "cli.h"
+#include "util/diag.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,7 @@ int mg_cmd_selftest(int argc, char **argv) {
         }
         int c = mpiguide_collective_id(argv[i]);
         if (c < 0) {
-            fprintf(stderr, "mpiguide: error: %s: unknown collective\n", argv[i]);
+            mg_error(argv[i], "unknown collective");
             return 2;
         }
         wanted[c] = any = 1;

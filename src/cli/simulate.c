@@ -5,6 +5,7 @@
 #include "algorithms/irregular/tree_model.h"
 #include "cli.h"
 #include "algorithms/irregular/problems.h"
+#include "util/diag.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void usage(FILE *f) {
 }
 
 static int bad(const char *opt, const char *what) {
-    fprintf(stderr, "mpiguide: error: %s: %s (mpiguide simulate --help)\n", opt, what);
+    mg_error(opt, "%s (mpiguide simulate --help)", what);
     return 2;
 }
 
@@ -103,7 +104,7 @@ int mg_cmd_simulate(int argc, char **argv) {
     int P = (int)p, R = (int)root;
     int64_t *m = malloc(sizeof *m * (size_t)P), *worst = calloc((size_t)P, sizeof *worst);
     if (!m || !worst) {
-        fprintf(stderr, "mpiguide: error: simulate: out of memory for p=%d\n", P);
+        mg_error("simulate", "out of memory for p=%d", P);
         free(m);
         free(worst);
         return 1;
@@ -164,7 +165,7 @@ int mg_cmd_simulate(int argc, char **argv) {
     rc = 0;
     goto out;
 oom:
-    fprintf(stderr, "mpiguide: error: simulate: out of memory for p=%d\n", P);
+    mg_error("simulate", "out of memory for p=%d", P);
 out:
     free(m);
     free(worst);

@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "cli_check.h"
 #include "check_input.h"
+#include "util/diag.h"
+#include "util/file.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -57,7 +59,7 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
             char *end;
             long r = strtol(v, &end, 10);
             if (*end || r < 1 || r > 1000) {
-                fprintf(stderr, "mpiguide: error: --launches: expected 1..1000, got %s\n", v);
+                mg_error("--launches", "expected 1..1000, got %s", v);
                 return 2;
             }
             o->launches = (int)r;
@@ -68,7 +70,7 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
         }
     }
     if (!o->launcher) {
-        fprintf(stderr, "mpiguide: error: tune: --launcher is required\n");
+        mg_error("tune", "--launcher is required");
         return 2;
     }
     return mg_run_opts_require(&o->r, "tune");
@@ -98,23 +100,14 @@ static int run(const char *what, const char *cmd, int quiet) {
     fflush(NULL);
     int st = system(cmd);
     if (st == -1 || !WIFEXITED(st)) {
-        fprintf(stderr, "mpiguide: error: tune: %s: the command did not complete\n", what);
+        mg_error("tune", "%s: the command did not complete", what);
         return 1;
     }
     return WEXITSTATUS(st);
 }
 
 static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    long len;
-    if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-        (text = malloc((size_t)len + 1))) {
-        text[fread(text, 1, (size_t)len, f)] = 0;
-    }
-    fclose(f);
-    return text;
+    return mg_file_read(path, MG_TEXT_FILE_MAX, NULL);
 }
 
 /* The validation launch of one input line: every algorithm plus `tuned`, interleaved. */
@@ -147,7 +140,7 @@ static int print_tuned(const char *outdir) {
     snprintf(path, sizeof path, "%s/tables/tuned.txt", outdir);
     char *text = read_text(path);
     if (!text) {
-        fprintf(stderr, "mpiguide: error: %s: no tuned validation table\n", path);
+        mg_error(path, "no tuned validation table");
         return 1;
     }
     printf("\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default and the "
@@ -162,8 +155,7 @@ int mg_cmd_tune(int argc, char **argv) {
     if (parse_tune(argc, argv, &o)) return 2;
     char *text = read_text(o.r.input);
     if (!text) {
-        fprintf(stderr, "mpiguide: error: %s: cannot read input file: %s\n", o.r.input,
-                strerror(errno));
+        mg_error(o.r.input, "cannot read input file: %s", strerror(errno));
         return 2;
     }
     mg_bench_opts *plan = NULL;
@@ -181,7 +173,7 @@ int mg_cmd_tune(int argc, char **argv) {
     Dl_info where;
     if (len <= 0 || !dladdr((void *)mpiguide_init, &where) || !where.dli_fname ||
         !realpath(where.dli_fname, lib)) {
-        fprintf(stderr, "mpiguide: error: tune: cannot find its own executable and library\n");
+        mg_error("tune", "cannot find its own executable and library");
         mg_input_free(&in);
         return 1;
     }
@@ -190,7 +182,7 @@ int mg_cmd_tune(int argc, char **argv) {
     char mk[8400] = "mkdir -p";
     add_quoted(mk, sizeof mk, tuned);
     if (system(mk) != 0 || access(tuned, W_OK) != 0) {
-        fprintf(stderr, "mpiguide: error: %s: cannot create the output directory\n", o.r.outdir);
+        mg_error(o.r.outdir, "cannot create the output directory");
         mg_input_free(&in);
         return 1;
     }

@@ -46,7 +46,7 @@ int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *d
         return -1;
     }
     /* An invalid root is the library's to report, on every rank alike (root is shared). */
-    if ((mg_colls[A->coll].flags & MG_CF_ROOTED) && !s->inter && (a->root < 0 || a->root >= s->p))
+    if ((mg_coll_flags(A->coll) & MG_CF_ROOTED) && !s->inter && (a->root < 0 || a->root >= s->p))
         return MPIGUIDE_FALLBACK_ARGS;
     unsigned why = s->inter                  ? MPIGUIDE_DECLINE_INTERCOMM
                    : mg_pool.thread_multiple ? MPIGUIDE_DECLINE_THREADS

@@ -17,16 +17,6 @@
 mg_config mg_cfg;
 mg_runtime mg_rt;
 
-/* Reads a whole small file; NULL with errno set on failure. Caller frees. */
-char *mg_read_file(const char *path, size_t limit) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = malloc(limit + 1);
-    size_t n = buf ? fread(buf, 1, limit, f) : 0;
-    fclose(f);
-    if (buf) buf[n] = 0;
-    return buf;
-}
 
 static void print_diag(void *ctx, int error, const char *where, const char *what) {
     (void)ctx;

@@ -1,29 +1,23 @@
-/* The registry tables (collectives and algorithms) and the public lookups on them. Rows come
- * from collectives.def and algorithms.def; the default of collective c has algorithm id c. */
+/* The registry: the implementation of every algorithm row (need, predicate, run), generated
+ * from algorithms.def like the catalog's names (catalog/catalog.c), and the public lookups,
+ * which are the catalog's. The default of collective c has algorithm id c. */
 #include "registry.h"
 #include "algorithms/algorithms.h"
 #include <string.h>
 #include <strings.h>
 
-#define MG_COLL(ID, Name, sname, flags, P, A, F, D)                                                \
-    [MPIGUIDE_COLL_##ID] = {"MPI_" #Name, #sname, flags},
-const mg_coll mg_colls[MPIGUIDE_COLL_COUNT] = {
-#include "catalog/collectives.def"
-};
-#undef MG_COLL
-
-/* The public enum and the table must list collectives in the same order. */
-enum mg_coll_order {
-#define MG_COLL(ID, ...) MG_ORDER_##ID,
-#include "catalog/collectives.def"
-#undef MG_COLL
-    MG_ORDER_COUNT
-};
+/* The public enum, the catalog and the tables must list collectives in the same order. */
 #define MG_COLL(ID, ...)                                                                           \
-    _Static_assert((int)MG_ORDER_##ID == (int)MPIGUIDE_COLL_##ID, "collective order: " #ID);
+    _Static_assert((int)MG_CAT_##ID == (int)MPIGUIDE_COLL_##ID, "collective order: " #ID);
 #include "catalog/collectives.def"
 #undef MG_COLL
-_Static_assert((int)MG_ORDER_COUNT == (int)MPIGUIDE_COLL_COUNT, "collective count");
+_Static_assert((int)MG_CAT_NCOLLS == (int)MPIGUIDE_COLL_COUNT, "collective count");
+_Static_assert(MG_DECLINE_INTERCOMM == MPIGUIDE_DECLINE_INTERCOMM &&
+                   MG_DECLINE_OVERFLOW == MPIGUIDE_DECLINE_OVERFLOW &&
+                   MG_DECLINE_DATATYPE == MPIGUIDE_DECLINE_DATATYPE &&
+                   MG_DECLINE_OP == MPIGUIDE_DECLINE_OP &&
+                   MG_DECLINE_THREADS == MPIGUIDE_DECLINE_THREADS,
+               "decline bits");
 
 const mg_alg mg_algs[] = {
 #define MG_COLL(ID, ...)                                                                           \
@@ -43,18 +37,15 @@ const mg_alg *mg_alg_get(int alg) {
 }
 
 MG_EXPORT int mpiguide_collective_id(const char *name) {
-    if (!name) return -1;
-    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
-        if (!strcasecmp(name, mg_colls[c].name) || !strcasecmp(name, mg_colls[c].sname)) return c;
-    return -1;
+    return mg_coll_lookup(name);
 }
 
 MG_EXPORT const char *mpiguide_collective_name(int coll) {
-    return (coll >= 0 && coll < MPIGUIDE_COLL_COUNT) ? mg_colls[coll].name : NULL;
+    return mg_coll_name(coll);
 }
 
 MG_EXPORT const char *mpiguide_collective_short(int coll) {
-    return (coll >= 0 && coll < MPIGUIDE_COLL_COUNT) ? mg_colls[coll].sname : NULL;
+    return mg_coll_short(coll);
 }
 
 MG_EXPORT int mpiguide_algorithm_count(void) {
@@ -62,42 +53,34 @@ MG_EXPORT int mpiguide_algorithm_count(void) {
 }
 
 MG_EXPORT int mpiguide_algorithm_id(int coll, const char *name) {
-    if (!name) return -1;
-    for (int i = 0; i < mg_nalgs; i++)
-        if (mg_algs[i].coll == coll && !strcmp(mg_algs[i].name, name)) return i;
-    return -1;
+    return mg_alg_lookup(coll, name);
 }
 
 MG_EXPORT int mpiguide_algorithm_collective(int alg) {
-    const mg_alg *A = mg_alg_get(alg);
-    return A ? A->coll : -1;
+    return mg_alg_coll(alg);
 }
 
 MG_EXPORT const char *mpiguide_algorithm_name(int alg) {
-    const mg_alg *A = mg_alg_get(alg);
-    return A ? A->name : NULL;
+    return mg_alg_name(alg);
 }
 
 MG_EXPORT const char *mpiguide_algorithm_guideline(int alg) {
-    const mg_alg *A = mg_alg_get(alg);
-    return A ? A->guideline : NULL;
+    return mg_alg_valid(alg) ? mg_alg_table[alg].guideline : NULL;
 }
 
 MG_EXPORT int mpiguide_default_algorithm(int coll) {
-    return (coll >= 0 && coll < MPIGUIDE_COLL_COUNT) ? coll : -1;
+    return mg_coll_valid(coll) ? coll : -1;
 }
 
 MG_EXPORT unsigned mpiguide_algorithm_declines(int alg) {
-    const mg_alg *A = mg_alg_get(alg);
-    return A ? A->declines : 0;
+    return mg_alg_valid(alg) ? mg_alg_table[alg].declines : 0;
 }
 
 MG_EXPORT int mpiguide_algorithm_is_reduction(int alg) {
-    const mg_alg *A = mg_alg_get(alg);
-    return A && (A->flags & MG_AF_REDUCTION);
+    return (mg_alg_flags(alg) & MG_AF_REDUCTION) != 0;
 }
 
 MG_EXPORT long long mpiguide_msize(int coll, const mpiguide_args *args) {
-    if (coll < 0 || coll >= MPIGUIDE_COLL_COUNT) return -1;
+    if (!mg_coll_valid(coll)) return -1;
     return (long long)mg_msize(coll, args);
 }

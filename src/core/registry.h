@@ -4,17 +4,12 @@
 #ifndef MG_REGISTRY_H
 #define MG_REGISTRY_H
 
+#include "catalog/catalog.h"
 #include "mpiguide.h"
 #include <stddef.h>
 #include <stdint.h>
 
 #define MG_EXPORT __attribute__((visibility("default")))
-
-/* Collective flags (collectives.def). */
-#define MG_CF_INTERCEPT 1u
-#define MG_CF_ROOTED    2u
-#define MG_CF_REDUCTION 4u
-#define MG_CF_V         8u
 
 typedef mpiguide_args mg_args;
 
@@ -46,11 +41,6 @@ typedef void (*mg_need_fn)(const mg_args *a, const mg_shape *s, mg_need *need);
 typedef unsigned (*mg_supports_fn)(const mg_args *a, const mg_shape *s); /* 0 or a decline bit */
 typedef int (*mg_run_fn)(const mg_args *a, const mg_shape *s, const mg_scratch *scratch);
 
-/* Algorithm flags. */
-#define MG_AF_DEFAULT   1u /* the library's own collective */
-#define MG_AF_REDUCTION 2u /* applies the user's op (tuned mode: predefined ops only) */
-#define MG_AF_TESTONLY  4u /* registered only in test builds */
-
 typedef struct mg_alg {
     int coll;
     const char *name;
@@ -62,13 +52,6 @@ typedef struct mg_alg {
     unsigned flags;
 } mg_alg;
 
-typedef struct mg_coll {
-    const char *name;  /* MPI_Allreduce */
-    const char *sname; /* allreduce */
-    unsigned flags;
-} mg_coll;
-
-extern const mg_coll mg_colls[MPIGUIDE_COLL_COUNT];
 extern const mg_alg mg_algs[];
 extern const int mg_nalgs;
 
@@ -78,21 +61,17 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s);
 /* Message size of a call per INTERFACES.md section 1 (bytes; -1 for v-collectives). */
 int64_t mg_msize(int coll, const mg_args *a);
 
-/* Which (count, datatype) define the message size of a call on this rank (INTERFACES.md
- * section 1): the receive side, the send side on non-roots of Gather and at the root of
- * Scatter, the sum of recvcounts for Reduce_scatter. One rule for selection and shapes. */
+/* The (count, datatype) that define the message size of a call on this rank: the catalog's
+ * rule (mg_size_source_of), applied to the arguments. */
 static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, int64_t *count,
                                   MPI_Datatype *t) {
     *count = a->recvcount;
     *t = a->recvtype;
-    switch (coll) {
-    case MPIGUIDE_COLL_GATHER:
-        if (rank != a->root) *count = a->sendcount, *t = a->sendtype;
+    switch (mg_size_source_of(coll, rank == a->root)) {
+    case MG_SIZE_SEND:
+        *count = a->sendcount, *t = a->sendtype;
         break;
-    case MPIGUIDE_COLL_SCATTER:
-        if (rank == a->root) *count = a->sendcount, *t = a->sendtype;
-        break;
-    case MPIGUIDE_COLL_REDUCE_SCATTER:
+    case MG_SIZE_RECVCOUNTS:
         *count = 0;
         for (int i = 0; i < p; i++) *count += a->recvcounts[i];
         break;

@@ -4,8 +4,9 @@
  * problem is one diagnostic line, after which the bad input is simply left out. */
 #include "settings.h"
 #include "registry.h"
-#include "catalog/catalog.h" /* its flag macros must equal registry.h's: redefinition = error */
+#include "catalog/catalog.h"
 #include "profile/seltab.h"
+#include "util/file.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -53,12 +54,12 @@ static int forced_entry(char *e, const char *where, int16_t *forced, mg_diag_fn 
     alg = trim(alg);
     int c = mpiguide_collective_id(coll);
     if (c < 0) return say(diag, ctx, 1, where, "unknown collective `%s`; ignored", coll);
-    if (!(mg_colls[c].flags & MG_CF_INTERCEPT))
-        return say(diag, ctx, 1, where, "%s is not intercepted; ignored", mg_colls[c].name);
+    if (!(mg_coll_flags(c) & MG_CF_INTERCEPT))
+        return say(diag, ctx, 1, where, "%s is not intercepted; ignored", mg_coll_name(c));
     int id = mpiguide_algorithm_id(c, alg);
     if (id < 0)
         return say(diag, ctx, 1, where, "unknown algorithm `%s` for %s; ignored", alg,
-                   mg_colls[c].name);
+                   mg_coll_name(c));
     forced[c] = (int16_t)id;
     return 0;
 }
@@ -127,13 +128,10 @@ static int parse_pgmpi(const char *text, source *s, mg_diag_fn diag, void *ctx) 
 
 /* argv of this process from /proc/self/cmdline when the application passed none. */
 static int cmdline(char ***argv) {
-    static char buf[65536];
+    static char *buf; /* the process's arguments live as long as the process */
     static char *args[256];
-    FILE *f = fopen("/proc/self/cmdline", "rb");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
+    static size_t n;
+    if (!buf && !(buf = mg_file_read("/proc/self/cmdline", 1 << 20, &n))) return 0;
     int argc = 0;
     for (size_t i = 0; i < n && argc < 255; i += strlen(buf + i) + 1) args[argc++] = buf + i;
     args[argc] = NULL;
@@ -166,12 +164,12 @@ static const char *nonempty(const char *v) {
  * in its order; the registry may only add test-only rows at the end (MPIGUIDE_TEST_ALGORITHMS
  * builds), which profiles cannot name. Forced entries use the registry itself. */
 static int names_match_registry(void) {
-    if (mg_names_nalgs() > mg_nalgs || mg_names_ncolls() != MPIGUIDE_COLL_COUNT) return 0;
+    if (mg_nalg_names > mg_nalgs || mg_ncolls != MPIGUIDE_COLL_COUNT) return 0;
     for (int i = 0; i < mg_nalgs; i++) {
-        if (i >= mg_names_nalgs()) {
+        if (i >= mg_nalg_names) {
             if (!(mg_algs[i].flags & MG_AF_TESTONLY)) return 0;
-        } else if (mg_names_alg_coll(i) != mg_algs[i].coll ||
-                   strcmp(mg_names_alg_name(i), mg_algs[i].name)) {
+        } else if (mg_alg_coll(i) != mg_algs[i].coll ||
+                   strcmp(mg_alg_name(i), mg_algs[i].name)) {
             return 0;
         }
     }
@@ -189,18 +187,13 @@ static void config_diag(void *ctx, const char *where, const char *what) {
 }
 
 static int read_config(const char *path, mg_config *cfg, mg_diag_fn diag, void *ctx) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return say(diag, ctx, 1, path, "cannot read config file: %s", strerror(errno));
-    char *text = malloc(CONFIG_MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, CONFIG_MAX_BYTES + 1, f) : 0;
-    int err = ferror(f);
-    fclose(f);
-    if (!text || err || n > CONFIG_MAX_BYTES) {
-        free(text);
+    size_t n = 0;
+    char *text = mg_file_read(path, CONFIG_MAX_BYTES, &n);
+    if (!text) {
+        char why[128];
         return say(diag, ctx, 1, path, "cannot read config file: %s",
-                   err ? "read error" : "larger than 1 MiB");
+                   mg_file_error(errno, CONFIG_MAX_BYTES, why, sizeof why));
     }
-    text[n] = 0;
     if (strlen(text) != n) {
         free(text);
         return say(diag, ctx, 1, path, "NUL byte: not a text file; config ignored");

@@ -22,7 +22,7 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
         s->msize = 0;
         return MPI_SUCCESS;
     }
-    unsigned f = mg_colls[coll].flags;
+    unsigned f = mg_coll_flags(coll);
     /* v-collectives select by p alone; their datatype arguments may be insignificant (and
      * MPI_DATATYPE_NULL) on some ranks, so they are not even looked at. */
     if (f & MG_CF_V) return MPI_SUCCESS;

@@ -97,7 +97,7 @@ void mg_report_write(void) {
     }
     qsort(rows, n, sizeof rows[0], row_cmp);
     for (size_t i = 0; i < n; i++)
-        fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_colls[rows[i].coll].name,
+        fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_coll_name(rows[i].coll),
                 (long long)rows[i].msize, mg_algs[rows[i].alg].name);
     fprintf(f, "#@pgmpi config size_msg_buffer_bytes %llu\n",
             (unsigned long long)mg_cfg.size_msg_buffer_bytes);
@@ -109,7 +109,7 @@ void mg_report_write(void) {
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         if (!atomic_load(&mg_counts[c][MG_N_TOTAL])) continue;
         char line[1024];
-        int len = snprintf(line, sizeof line, "#@mpiguide calls %s", mg_colls[c].name);
+        int len = snprintf(line, sizeof line, "#@mpiguide calls %s", mg_coll_name(c));
         int last = mg_rt.s.verify ? MG_N_COUNT : MG_N_VERIFIED;
         for (int k = 0; k < last && len < (int)sizeof line; k++) {
             uint64_t v = k == MG_N_VERIFIED   ? sum[c][0]

@@ -29,11 +29,6 @@ extern int mg_threads;
 /* mg_threads or a report to fill: every call takes the general path. */
 extern int mg_general;
 
-/* v-collectives select by communicator size only (message size recorded as 0). */
-static inline int mg_colls_v(int coll) {
-    return coll == MPIGUIDE_COLL_GATHERV || coll == MPIGUIDE_COLL_SCATTERV;
-}
-
 /* Handles the call when a mock-up runs: returns 1 with its result in *rc. Returns 0 when the
  * caller must run the library's own collective (selection said default, or a fallback). */
 int mg_intercept(int coll, const mg_args *a, int *rc);
@@ -164,7 +159,7 @@ extern _Atomic uint64_t *mg_lasthit;
 static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p) {
     int64_t count;
     MPI_Datatype t;
-    if (mg_colls_v(coll)) return 0;
+    if (mg_coll_is_v(coll)) return 0;
     mg_call_source(coll, a, rank, p, &count, &t);
     int ts = 0;
     if (count < 0 || mg_type_size(t, &ts) != MPI_SUCCESS || ts < 0) return -1;
@@ -219,8 +214,7 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
-    int simple = coll != MPIGUIDE_COLL_GATHER && coll != MPIGUIDE_COLL_SCATTER &&
-                 coll != MPIGUIDE_COLL_REDUCE_SCATTER && !mg_colls_v(coll);
+    int simple = mg_size_from_recv_everywhere(coll);
     uintptr_t tk = mg_hbits(&a.recvtype, sizeof a.recvtype);
     if (simple && e->dtype[coll] == tk && e->dcount[coll] == a.recvcount && tk) {
         atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
@@ -229,7 +223,7 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     }
     int64_t count = 0;
     int ts = 0;
-    if (!mg_colls_v(coll)) {
+    if (!mg_coll_is_v(coll)) {
         MPI_Datatype t;
         mg_call_source(coll, &a, e->rank, e->p, &count, &t);
         if (__builtin_expect(!mg_tcache_get(t, &ts) || count < 0, 0)) return MG_GENERAL;

@@ -124,7 +124,7 @@ void mg_intercept_start(int argc, char **argv) {
     mg_report_on = mg_rt.s.report != MG_REPORT_NONE;
     mg_general = mg_threads || mg_report_on;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
-        if (mg_colls[c].flags & MG_CF_INTERCEPT)
+        if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] = mg_report_on || mg_rt.s.forced[c] >= 0 || has_profile(c);
 }
 

@@ -109,7 +109,7 @@ int mg_verify_run(const mg_alg *A, const mg_args *a, const mg_shape *s, int64_t 
         if (shown++ < 10)
             mg_warning("MPIGUIDE_VERIFY",
                        "rank %d: %s msize %lld p %d: %s differs from the default at byte %d",
-                       mg_rt.rank, mg_colls[coll].name, (long long)msize, s->p, A->name,
+                       mg_rt.rank, mg_coll_name(coll), (long long)msize, s->p, A->name,
                        at < 0 ? ref : at);
     }
     return MPI_SUCCESS;

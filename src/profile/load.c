@@ -3,6 +3,7 @@
  * and left out, the rest still load. */
 #include "profile.h"
 #include "catalog/catalog.h"
+#include "util/file.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -21,51 +22,6 @@ static void diag(mg_diag_fn fn, void *ctx, int error, const char *where, const c
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (fn) fn(ctx, error, where, what);
-}
-
-/* Reads a whole file of at most MG_PROFILE_MAX_BYTES; NULL with errno (EFBIG when larger). */
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            if (cap >= (size_t)MG_PROFILE_MAX_BYTES + 1) {
-                free(buf);
-                buf = NULL;
-                errno = EFBIG;
-                break;
-            }
-            cap *= 2;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                int e = errno ? errno : EIO;
-                free(buf);
-                buf = NULL;
-                errno = e;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    if (buf && n > (size_t)MG_PROFILE_MAX_BYTES) {
-        free(buf);
-        errno = EFBIG;
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 static int add(mg_profile_set *set, const mg_profile *p, const char *file) {
@@ -89,10 +45,11 @@ static int add(mg_profile_set *set, const mg_profile *p, const char *file) {
 
 static int load_file(const char *path, mg_profile_set *set, mg_diag_fn fn, void *ctx) {
     size_t len = 0;
-    char *text = slurp(path, &len);
+    char *text = mg_file_read(path, MG_PROFILE_MAX_BYTES, &len);
     if (!text) {
+        char why[128];
         diag(fn, ctx, 1, path, "cannot read profile: %s; ignored",
-             errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
+             mg_file_error(errno, MG_PROFILE_MAX_BYTES, why, sizeof why));
         return 1;
     }
     mg_profile p;
@@ -110,7 +67,7 @@ static int load_file(const char *path, mg_profile_set *set, mg_diag_fn fn, void 
             snprintf(where, sizeof where, "%s:%d", path, p.line);
             diag(fn, ctx, 1, where,
                  "second profile for %s with %d processes (first in %s); ignored",
-                 mg_names_coll_name(p.coll), p.p, set->file[i]);
+                 mg_coll_name(p.coll), p.p, set->file[i]);
             mg_profile_free(&p);
             return 1;
         }

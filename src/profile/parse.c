@@ -120,7 +120,7 @@ static const decl *find_decl(const parser *ps, int64_t id) {
 }
 
 static const char *coll_name(const parser *ps) {
-    return mg_names_coll_name(ps->out->coll);
+    return mg_coll_name(ps->out->coll);
 }
 
 /* One line with its n tokens (n >= 1). */
@@ -131,11 +131,11 @@ static int record(parser *ps, char **tok, int n) {
     switch (ps->st) {
     case S_COLL: {
         if (n != 1) return fail(ps, ps->line, "expected the collective name alone on its line");
-        int c = mg_names_coll(tok[0]);
+        int c = mg_coll_lookup(tok[0]);
         if (c < 0) return fail(ps, ps->line, "unknown collective `%s`", shown(tok[0], b1, 48));
-        if (!(mg_names_coll_flags(c) & MG_CF_INTERCEPT))
+        if (!(mg_coll_flags(c) & MG_CF_INTERCEPT))
             return fail(ps, ps->line, "%s is not intercepted, so it cannot be tuned",
-                        mg_names_coll_name(c));
+                        mg_coll_name(c));
         o->coll = c;
         o->line = ps->line;
         ps->st = S_P;
@@ -160,7 +160,7 @@ static int record(parser *ps, char **tok, int n) {
         if (n != 2 || parse_int(tok[0], 0x7fffffff, &id))
             return fail(ps, ps->line, "expected `id algorithm` (mock-up %d of %lld)", ps->ndecl + 1,
                         (long long)ps->nalg);
-        int alg = mg_names_alg(o->coll, tok[1]);
+        int alg = mg_alg_lookup(o->coll, tok[1]);
         if (alg < 0)
             return fail(ps, ps->line, "unknown algorithm `%s` for %s", shown(tok[1], b1, 48),
                         coll_name(ps));
@@ -249,7 +249,7 @@ static int finish(parser *ps) {
                         (long long)other->hi, other->line);
         }
     }
-    if ((mg_names_coll_flags(o->coll) & MG_CF_V) && o->nranges &&
+    if ((mg_coll_flags(o->coll) & MG_CF_V) && o->nranges &&
         (o->nranges != 1 || o->ranges[0].lo != 0 || o->ranges[0].hi != INT64_MAX))
         return fail(ps, o->ranges[0].line,
                     "%s selects by communicator size only: its one range must be `0 %lld`",

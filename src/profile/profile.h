@@ -14,7 +14,7 @@
 
 typedef struct mg_prange {
     int64_t lo, hi; /* message sizes in bytes, inclusive */
-    int alg;        /* registry id (core/registry.c, pure/names.c) */
+    int alg;        /* algorithm id (catalog/catalog.h) */
     int line;
 } mg_prange;
 

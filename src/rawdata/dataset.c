@@ -4,6 +4,7 @@
  * interrupted runs (an incomplete last line is dropped, the rest is kept). */
 #include "dataset.h"
 #include "stats/stats.h"
+#include "util/file.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -330,30 +331,15 @@ int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const c
 }
 
 int mg_dataset_read_file(mg_dataset *ds, int launch, const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mg_dataset_note(ds, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0;
+    char *buf = mg_file_read(path, MG_RAW_FILE_MAX, &len);
+    if (!buf) {
+        char why[128];
+        if (errno == ENOMEM) return -1;
+        mg_dataset_note(ds, "%s: %s", path, mg_file_error(errno, MG_RAW_FILE_MAX, why, sizeof why));
         return 0;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    int rc = 0;
-    for (;;) {
-        if (!buf) {
-            rc = -1;
-            break;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) free(buf);
-        buf = nb;
-        cap *= 2;
-    }
-    if (ferror(f)) mg_dataset_note(ds, "%s: read error", path);
-    fclose(f);
-    if (!rc) rc = mg_dataset_parse(ds, launch, buf, len, path);
+    int rc = mg_dataset_parse(ds, launch, buf, len, path);
     free(buf);
     return rc;
 }

@@ -7,7 +7,8 @@
 
 static void emit(const char *level, const char *where, const char *fmt, va_list ap) {
     char line[1024];
-    int n = snprintf(line, sizeof line, "mpiguide: %s: %s: ", level, where);
+    int n = where ? snprintf(line, sizeof line, "mpiguide: %s: %s: ", level, where)
+                  : snprintf(line, sizeof line, "mpiguide: %s: ", level);
     if (n < 0 || n >= (int)sizeof line) n = 0;
     int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
     if (m < 0) m = 0;
@@ -28,5 +29,12 @@ void mg_warning(const char *where, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     emit("warning", where, fmt, ap);
+    va_end(ap);
+}
+
+void mg_diag(int error, const char *where, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    emit(error ? "error" : "warning", where, fmt, ap);
     va_end(ap);
 }

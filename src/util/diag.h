@@ -1,9 +1,12 @@
-/* One-line diagnostics in the INTERFACES.md section 3 format:
- * `mpiguide: error: WHERE: WHAT` and `mpiguide: warning: WHERE: WHAT` on stderr. */
+/* The one way mpiguide talks to the user about a problem: one line on stderr,
+ * `mpiguide: error: WHERE: WHAT` or `mpiguide: warning: WHERE: WHAT` (WHERE names the thing at
+ * fault: FILE:LINE, option, variable; NULL leaves it out). docs/dev/interfaces.md section 3. */
 #ifndef MG_DIAG_H
 #define MG_DIAG_H
 
 void mg_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mg_warning(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with the level chosen at run time (error 1, warning 0). */
+void mg_diag(int error, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

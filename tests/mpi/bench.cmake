@@ -14,7 +14,8 @@ list(REMOVE_ITEM MG_BENCH_SOURCES ${mg_pure_abs})
 
 if(MPIGUIDE_TEST_ALGORITHMS)
   get_target_property(mg_core_sources mgcore SOURCES)
-  add_library(mgcore_testalgs OBJECT ${mg_core_sources})
+  # its own catalog, with the test rows, binds inside the library before mgpure's
+  add_library(mgcore_testalgs OBJECT ${mg_core_sources} ${CMAKE_SOURCE_DIR}/src/catalog/catalog.c)
   target_include_directories(mgcore_testalgs PUBLIC ${CMAKE_SOURCE_DIR}/src
     ${CMAKE_SOURCE_DIR}/include)
   target_compile_definitions(mgcore_testalgs PUBLIC MPIGUIDE_TEST_ALGORITHMS)

