@@ -88,7 +88,7 @@ unsigned mpiguide_algorithm_declines(int alg);
  * predefined ops unless tune_user_ops is set). */
 int mpiguide_algorithm_is_reduction(int alg);
 
-/* Message size of a call in bytes, per INTERFACES.md section 1 (type signature bytes, the
+/* Message size of a call in bytes, per docs/dev/interfaces.md section 1 (type signature bytes, the
  * same on every rank); -1 for the v-collectives, which select by communicator size only. */
 long long mpiguide_msize(int coll, const mpiguide_args *args);
 

@@ -28,8 +28,8 @@ static inline unsigned mg_red_layout(const mg_shape *s, int64_t elems, int64_t u
 }
 
 /* Known defects of the MPI libraries the reduction mock-ups must not run into: a mock-up may
- * not fail where the library's own collective works (DESIGN invariant 2). One MPI per build,
- * so the checks are chosen at compile time; each uses shared values only.
+ * not fail where the library's own collective works (docs/dev/design.md invariant 2). One MPI per
+ * build, so the checks are chosen at compile time; each uses shared values only.
  *
  * MPICH (up to at least 4.0): the non-commutative Reduce_scatter and Reduce_scatter_block
  * algorithms (and their nonblocking versions) step through the blocks by true extent instead

@@ -46,8 +46,8 @@ const char *mg_test_name(int test);
 
 /* Reads the raw data of dirs (OUTDIRs, launch directories or .dat files; all merged), analyses
  * it and writes tables/, summary.txt, profiles/ and report.html into o->outdir (default
- * dirs[0]). Returns the exit code of INTERFACES.md section 3: 0, 1 (no data, unwritable), 3
- * (o->exit_code and pattern violations found). */
+ * dirs[0]). Returns the exit code of docs/dev/interfaces.md section 3: 0, 1 (no data, unwritable),
+ * 3 (o->exit_code and pattern violations found). */
 int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n);
 
 /* `mpiguide compare`: both directories analysed with o, printed side by side on o->out. */

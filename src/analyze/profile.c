@@ -1,5 +1,5 @@
-/* Profile writer: the paper's format (REFERENCE.md) with `#@` provenance lines, one file per
- * collective with entries, profiles/<MPI_Name>_p<P>.prf. An entry needs a violation after
+/* Profile writer: the paper's format (docs/dev/reference.md) with `#@` provenance lines, one file
+ * per collective with entries, profiles/<MPI_Name>_p<P>.prf. An entry needs a violation after
  * correction that saves at least --min-gain of the default's median; the fastest such mock-up
  * wins. Adjacent measured sizes choosing the same mock-up form one range [first, last]; a size
  * between two measured sizes is covered only when both neighbours chose the same mock-up

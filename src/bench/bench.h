@@ -8,7 +8,7 @@
 #include "options.h"
 
 /* Measures what o describes and writes raw rows (and the summary) on rank 0. Returns the exit
- * code of INTERFACES.md section 3: 0, 1 (run-time failure or --verify mismatch), 2 (usage
+ * code of docs/dev/interfaces.md section 3: 0, 1 (run-time failure or --verify mismatch), 2 (usage
  * error found before anything was measured: unknown algorithm, root out of range, a bad
  * --nrep-file or --resume file). */
 int mg_bench_run(const mg_bench_opts *o);

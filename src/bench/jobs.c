@@ -141,4 +141,3 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
     free(sizes);
     return rc;
 }
-

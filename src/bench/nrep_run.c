@@ -25,8 +25,8 @@ static int prepare(nrepctx *x, const mg_job *j, int64_t msize, mg_call *c) {
         any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, x->h.hcomm);
     if (any) {
-        mg_say(x->h.rank, 0, mpiguide_collective_name(j->coll), "%s %lld skipped: %s",
-               j->algname, (long long)msize, why[0] ? why : "set-up failed on another rank");
+        mg_say(x->h.rank, 0, mpiguide_collective_name(j->coll), "%s %lld skipped: %s", j->algname,
+               (long long)msize, why[0] ? why : "set-up failed on another rank");
         mg_call_free(c);
         return 1;
     }

@@ -1,5 +1,5 @@
-/* Parser of the benchmark options (INTERFACES.md section 6). Strict where ReproMPI was lenient:
- * an unknown option, a malformed number or a value out of range is an error that names the
+/* Parser of the benchmark options (docs/dev/interfaces.md section 6). Strict where ReproMPI was
+ * lenient: an unknown option, a malformed number or a value out of range is an error that names the
  * option, so a typo never silently changes what is measured. */
 #define _POSIX_C_SOURCE 200809L
 #include "opt_error.h"
@@ -409,7 +409,8 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         o->root_given = 1;
         return 0;
     case O_OP:
-        if (!mg_op_known(v)) return mg_perr_fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
+        if (!mg_op_known(v))
+            return mg_perr_fail(e, opt, "unknown op '%s' (MPI_SUM, MPI_BOR, ...)", v);
         snprintf(o->op, sizeof o->op, "%s", v);
         return 0;
     case O_DATATYPE:

@@ -1,5 +1,5 @@
-/* Options of `mpiguide bench` (INTERFACES.md section 6) and their validation, without MPI: every
- * option and ReproMPI alias is known here, anything else is an error naming the option. The
+/* Options of `mpiguide bench` (docs/dev/interfaces.md section 6) and their validation, without MPI:
+ * every option and ReproMPI alias is known here, anything else is an error naming the option. The
  * checker parses the options of its input lines with the same function. */
 #ifndef MG_BENCH_OPTS_H
 #define MG_BENCH_OPTS_H

@@ -69,8 +69,8 @@ static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist 
     for (int k = 0; k < 6 && s.nkeys && !rc; k++) {
         const char *v = mg_raw_get(&s, keys[k]);
         if (v && strcmp(v, want[k])) {
-            mg_say(0, 1, "--resume", "%s was measured with %s=%s, this run has %s",
-                   o->output_file, keys[k], v, want[k]);
+            mg_say(0, 1, "--resume", "%s was measured with %s=%s, this run has %s", o->output_file,
+                   keys[k], v, want[k]);
             rc = 2;
         }
     }
@@ -200,8 +200,7 @@ static int measure(runstate *rs, const mg_job *j) {
             if (bad_rank < 0) {
                 fprintf(stderr, "mpiguide: verify: %s: pass\n", where);
             } else {
-                mg_say(0, 1, where, "verify: result differs from the default on rank %d",
-                       bad_rank);
+                mg_say(0, 1, where, "verify: result differs from the default on rank %d", bad_rank);
                 rs->exit = 1;
             }
         }

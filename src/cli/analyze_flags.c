@@ -1,4 +1,4 @@
-/* The analysis flags shared by `analyze`, `check` and `tune` (INTERFACES.md section 7):
+/* The analysis flags shared by `analyze`, `check` and `tune` (docs/dev/interfaces.md section 7):
  * -c N, -t N, -m, -s, -v, --alpha A, --min-gain G, --correction holm|bh, --exit-code. */
 #include "cli_check.h"
 #include "util/diag.h"
@@ -50,8 +50,7 @@ int mg_analyze_parse_flag(int argc, char **argv, int i, mg_analyze_opts *o) {
                    value(argc, argv, i, a[1] == 'c' ? "-c" : "-t", &used), 0,
                    a[1] == 'c' ? MG_COMP_COUNT - 1 : MG_TEST_COUNT - 1, &x))
             return -1;
-        if (x != (int)x)
-            return mg_error(a, "expected an integer"), -1;
+        if (x != (int)x) return mg_error(a, "expected an integer"), -1;
         *(a[1] == 'c' ? &o->comparer : &o->test) = (int)x;
     } else if (is(a, "--alpha")) {
         if (number("--alpha", value(argc, argv, i, "--alpha", &used), 1e-12, 0.5, &x)) return -1;

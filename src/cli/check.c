@@ -1,6 +1,6 @@
 /* `mpirun -np P mpiguide check -f INPUT -o OUTDIR`: measures the default and every registered
  * algorithm of each collective in INPUT, plus MPI_Barrier, into OUTDIR/raw/launch-K/, then
- * analyses all launches in OUTDIR (INTERFACES.md section 7). Input and OUTDIR are checked
+ * analyses all launches in OUTDIR (docs/dev/interfaces.md section 7). Input and OUTDIR are checked
  * before anything is measured. */
 #include "analyze/analyze.h"
 #include "bench/bench.h"

@@ -1,4 +1,4 @@
-/* The checker's input file (INTERFACES.md section 7): one collective per line followed by
+/* The checker's input file (docs/dev/interfaces.md section 7): one collective per line followed by
  * benchmark options, `#` comments, a trailing backslash continues the line. Pure. */
 #ifndef MG_INPUT_H
 #define MG_INPUT_H

@@ -1,4 +1,5 @@
-/* Subcommands of the mpiguide tool. Each returns the exit code of INTERFACES.md section 3. */
+/* Subcommands of the mpiguide tool. Each returns the exit code of docs/dev/interfaces.md section 3.
+ */
 #ifndef MG_CLI_H
 #define MG_CLI_H
 

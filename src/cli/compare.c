@@ -34,7 +34,8 @@ int mg_cmd_compare(int argc, char **argv) {
             continue;
         }
         if ((a[0] == '-' && a[1]) || n == 2) {
-            mg_error(a, "%s (see --help)", n == 2 ? "compare takes two directories" : "unknown option of compare");
+            mg_error(a, "%s (see --help)",
+                     n == 2 ? "compare takes two directories" : "unknown option of compare");
             return 2;
         }
         dirs[n++] = a;

@@ -35,8 +35,7 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
         }
         int coll = mg_coll_lookup(l->call);
         if (coll < 0) {
-            if (talk)
-                mg_error(where, "%s: unknown collective", l->call);
+            if (talk) mg_error(where, "%s: unknown collective", l->call);
             rc = 2;
             break;
         }

@@ -1,6 +1,6 @@
 /* `mpiguide profile check FILE|DIR...`: validates performance profiles without MPI, with the
  * parser and loader the library uses at MPI_Init, and prints what each one selects. Exit 0
- * when every profile is valid, 2 when any is not (INTERFACES.md section 3). */
+ * when every profile is valid, 2 when any is not (docs/dev/interfaces.md section 3). */
 #include "cli.h"
 #include "catalog/catalog.h"
 #include "profile/profile.h"
@@ -14,8 +14,8 @@ static void print_diag(void *ctx, int error, const char *where, const char *what
 }
 
 static void show(const mg_profile *p, const char *file) {
-    printf("%s: %s, %d processes, %d range%s\n", file, mg_coll_name(p->coll), p->p,
-           p->nranges, p->nranges == 1 ? "" : "s");
+    printf("%s: %s, %d processes, %d range%s\n", file, mg_coll_name(p->coll), p->p, p->nranges,
+           p->nranges == 1 ? "" : "s");
     if (p->mpi_library[0] || p->nodes || p->ppn || p->datatype[0] || p->operation[0] ||
         p->date[0]) {
         printf("  measured with:");

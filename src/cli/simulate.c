@@ -1,7 +1,7 @@
 /* `mpiguide simulate` (no MPI): TUW, binomial-tree and direct-to-root Gatherv under the linear
  * cost model for one of the paper's problem types and any p up to 2^20 and beyond: rounds,
  * bytes at the root, most bytes sent by one rank, modelled time, and Theorem 1's bound for TUW.
- * INTERFACES.md section 9; docs/irregular.md explains the model. */
+ * docs/dev/interfaces.md section 9; docs/irregular.md explains the model. */
 #include "algorithms/irregular/tree_model.h"
 #include "cli.h"
 #include "algorithms/irregular/problems.h"

@@ -1,5 +1,5 @@
-/* Configuration of libmpiguide (INTERFACES.md section 2): the `key value` config file and its
- * defaults. Parsing is pure (no MPI) so it can be unit-tested and fuzzed. */
+/* Configuration of libmpiguide (docs/dev/interfaces.md section 2): the `key value` config file and
+ * its defaults. Parsing is pure (no MPI) so it can be unit-tested and fuzzed. */
 #ifndef MG_CONFIG_H
 #define MG_CONFIG_H
 

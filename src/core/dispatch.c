@@ -1,5 +1,6 @@
 /* Running an algorithm: predicate, scratch need against the pools, then the algorithm or the
- * library's default. Every input to the decision is shared by all ranks (DESIGN invariant 1). */
+ * library's default. Every input to the decision is shared by all ranks (docs/dev/design.md
+ * invariant 1). */
 #include "registry.h"
 #include "scratch.h"
 

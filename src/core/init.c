@@ -1,7 +1,7 @@
 /* Library start-up, collective over MPI_COMM_WORLD: the MPI check, rank 0's reading of
  * environment, config and profiles, one broadcast of the parsed result (so every rank decides
- * identically, DESIGN invariant 1), the provenance check, the pack-format self-test and the
- * scratch pools. The MPI_Init wrappers call mg_startup; mpiguide_init() is the same for
+ * identically, docs/dev/design.md invariant 1), the provenance check, the pack-format self-test and
+ * the scratch pools. The MPI_Init wrappers call mg_startup; mpiguide_init() is the same for
  * programs that use the in-process API. */
 #include "config.h"
 #include "util/diag.h"
@@ -16,7 +16,6 @@
 
 mg_config mg_cfg;
 mg_runtime mg_rt;
-
 
 static void print_diag(void *ctx, int error, const char *where, const char *what) {
     (void)ctx;

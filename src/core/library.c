@@ -1,5 +1,5 @@
-/* Built-for-this-MPI check (DESIGN invariant 7): Open MPI and MPICH have different ABIs, so a
- * library preloaded into the other MPI's program must pass everything through. */
+/* Built-for-this-MPI check (docs/dev/design.md invariant 7): Open MPI and MPICH have different
+ * ABIs, so a library preloaded into the other MPI's program must pass everything through. */
 #include "library.h"
 #include "util/diag.h"
 #include <mpi.h>

@@ -13,7 +13,7 @@
 
 typedef mpiguide_args mg_args;
 
-/* Values of a call that are identical on every rank of a correct program (INTERFACES.md
+/* Values of a call that are identical on every rank of a correct program (docs/dev/interfaces.md
  * section 1); needs and predicates may use only these. */
 typedef struct mg_shape {
     int p, rank, inter;
@@ -58,7 +58,7 @@ extern const int mg_nalgs;
 const mg_alg *mg_alg_get(int alg);
 /* Fills the shared values of a call (a few PMPI queries, no allocation). */
 int mg_shape_of(int coll, const mg_args *a, mg_shape *s);
-/* Message size of a call per INTERFACES.md section 1 (bytes; -1 for v-collectives). */
+/* Message size of a call per docs/dev/interfaces.md section 1 (bytes; -1 for v-collectives). */
 int64_t mg_msize(int coll, const mg_args *a);
 
 /* The (count, datatype) that define the message size of a call on this rank: the catalog's

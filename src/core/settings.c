@@ -1,5 +1,5 @@
-/* Rank 0's reading of the run-time configuration (INTERFACES.md section 2). Sources, highest
- * precedence first: MPIGUIDE_* variables, PGMPI_PARAMS, argv (only with MPIGUIDE_ARGV=1).
+/* Rank 0's reading of the run-time configuration (docs/dev/interfaces.md section 2). Sources,
+ * highest precedence first: MPIGUIDE_* variables, PGMPI_PARAMS, argv (only with MPIGUIDE_ARGV=1).
  * Forced entries merge per collective; paths take the first source that names one. Every
  * problem is one diagnostic line, after which the bad input is simply left out. */
 #include "settings.h"
@@ -168,8 +168,7 @@ static int names_match_registry(void) {
     for (int i = 0; i < mg_nalgs; i++) {
         if (i >= mg_nalg_names) {
             if (!(mg_algs[i].flags & MG_AF_TESTONLY)) return 0;
-        } else if (mg_alg_coll(i) != mg_algs[i].coll ||
-                   strcmp(mg_alg_name(i), mg_algs[i].name)) {
+        } else if (mg_alg_coll(i) != mg_algs[i].coll || strcmp(mg_alg_name(i), mg_algs[i].name)) {
             return 0;
         }
     }

@@ -1,5 +1,5 @@
-/* What libmpiguide does in this job (INTERFACES.md section 2): forced algorithms, the tuned
- * selection table, config, report, verify. Rank 0 reads environment, argv, config file and
+/* What libmpiguide does in this job (docs/dev/interfaces.md section 2): forced algorithms, the
+ * tuned selection table, config, report, verify. Rank 0 reads environment, argv, config file and
  * profiles; every rank receives the parsed result (mg_settings_share), so all ranks decide
  * identically whatever their own environment or files say. */
 #ifndef MG_SETTINGS_H

@@ -1,5 +1,5 @@
-/* The message-size rule of INTERFACES.md section 1 and the other values of a call that every
- * rank shares; selection, needs and predicates are computed from these alone. */
+/* The message-size rule of docs/dev/interfaces.md section 1 and the other values of a call that
+ * every rank shares; selection, needs and predicates are computed from these alone. */
 #include "registry.h"
 
 static int is_predefined_op(MPI_Op op) {

@@ -1,4 +1,4 @@
-/* The footer written at MPI_Finalize (INTERFACES.md section 4): `#@pgmpi alg` lines from a
+/* The footer written at MPI_Finalize (docs/dev/interfaces.md section 4): `#@pgmpi alg` lines from a
  * fixed-size table of (collective, msize) -> algorithm that ran last, `#@pgmpi config` lines,
  * and `#@mpiguide calls` counters. Counts are rank 0's own calls, except the verification
  * counters, which are summed over all ranks. */
@@ -97,8 +97,8 @@ void mg_report_write(void) {
     }
     qsort(rows, n, sizeof rows[0], row_cmp);
     for (size_t i = 0; i < n; i++)
-        fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_coll_name(rows[i].coll),
-                (long long)rows[i].msize, mg_algs[rows[i].alg].name);
+        fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_coll_name(rows[i].coll), (long long)rows[i].msize,
+                mg_algs[rows[i].alg].name);
     fprintf(f, "#@pgmpi config size_msg_buffer_bytes %llu\n",
             (unsigned long long)mg_cfg.size_msg_buffer_bytes);
     fprintf(f, "#@pgmpi config size_int_buffer_bytes %llu\n",

@@ -1,7 +1,7 @@
 /* The interception layer's hot path: per-collective switch, communicator and datatype caches,
  * call counters. A wrapper that finds its collective switched off costs one load and one
  * branch; otherwise mg_intercept decides with cached values only (no allocation, file access,
- * string comparison or environment lookup: DESIGN invariant 4). */
+ * string comparison or environment lookup: docs/dev/design.md invariant 4). */
 #ifndef MG_INTERCEPT_H
 #define MG_INTERCEPT_H
 
@@ -37,7 +37,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc);
 void mg_intercept_start(int argc, char **argv);
 void mg_intercept_stop(void);
 
-/* ---- what gets counted per collective (report footer, INTERFACES.md section 4) ---- */
+/* ---- what gets counted per collective (report footer, docs/dev/interfaces.md section 4) ---- */
 enum mg_counter {
     MG_N_TOTAL,
     MG_N_MOCKUP,
@@ -153,7 +153,7 @@ int mg_verify_run(const mg_alg *A, const mg_args *a, const mg_shape *s, int64_t 
 /* ---- the decision ---- */
 extern _Atomic uint64_t *mg_lasthit;
 
-/* Message size per INTERFACES.md section 1; -1 when the datatype is invalid or a count
+/* Message size per docs/dev/interfaces.md section 1; -1 when the datatype is invalid or a count
  * negative (the library's own collective then reports the error). v-collectives select by
  * communicator size only and are recorded under 0. */
 static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p) {

@@ -1,7 +1,7 @@
 /* MPI-4 large-count wrappers (MPI_Allreduce_c, ...) where the MPI has them; MPICH's mpi_f08
- * binding calls these. A call whose message size (INTERFACES.md section 1, identical on all
- * ranks) fits int is narrowed to the int form and selected exactly like MPI_Allreduce;
- * larger calls run the library's large-count default and count as large_count. */
+ * binding calls these. A call whose message size (docs/dev/interfaces.md section 1, identical on
+ * all ranks) fits int is narrowed to the int form and selected exactly like MPI_Allreduce; larger
+ * calls run the library's large-count default and count as large_count. */
 #include "intercept.h"
 #include <limits.h>
 

@@ -1,6 +1,6 @@
 /* The decision for one intercepted call: communicator size and rank from the cache, the
- * message size of INTERFACES.md section 1, then the forced algorithm or the profile's range
- * (hash + binary search, with a one-entry memo per profile for repeated sizes), then the
+ * message size of docs/dev/interfaces.md section 1, then the forced algorithm or the profile's
+ * range (hash + binary search, with a one-entry memo per profile for repeated sizes), then the
  * algorithm or the default. Every input is identical on all ranks of the communicator. */
 #include "intercept.h"
 #include "core/scratch.h"

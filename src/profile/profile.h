@@ -1,4 +1,4 @@
-/* Performance profiles (INTERFACES.md section 8, the format of the tuning-library paper):
+/* Performance profiles (docs/dev/interfaces.md section 8, the format of the tuning-library paper):
  * parsing one profile and loading a file or directory of them. Pure: no MPI, so the
  * library, `mpiguide profile check`, the unit tests and the fuzzer share this code. */
 #ifndef MG_PROFILE_H

@@ -1,4 +1,4 @@
-/* Raw benchmark data (INTERFACES.md section 5) of one or more OUTDIRs: every observation,
+/* Raw benchmark data (docs/dev/interfaces.md section 5) of one or more OUTDIRs: every observation,
  * grouped by launch, collective, algorithm and message size. Pure (no MPI). */
 #ifndef MG_RAW_H
 #define MG_RAW_H

@@ -1,5 +1,5 @@
-/* Reading raw benchmark files (INTERFACES.md section 5) for `bench --resume`: the header keys,
- * the complete measurements, and where an interrupted run's file stops being whole. Pure. */
+/* Reading raw benchmark files (docs/dev/interfaces.md section 5) for `bench --resume`: the header
+ * keys, the complete measurements, and where an interrupted run's file stops being whole. Pure. */
 #ifndef MG_BENCH_RAW_H
 #define MG_BENCH_RAW_H
 

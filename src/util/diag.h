@@ -7,6 +7,7 @@
 void mg_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mg_warning(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same with the level chosen at run time (error 1, warning 0). */
-void mg_diag(int error, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void mg_diag(int error, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -1,7 +1,7 @@
-/* An MPI error inside a mock-up reaches the caller (DESIGN invariant 5): with MPI_ERRORS_RETURN
- * on the communicator, every algorithm handed invalid arguments that its inner MPI calls
- * reject must return an error of the same class as the library's own collective, on every rank,
- * instead of succeeding, aborting the job or hanging.
+/* An MPI error inside a mock-up reaches the caller (docs/dev/design.md invariant 5): with
+ * MPI_ERRORS_RETURN on the communicator, every algorithm handed invalid arguments that its inner
+ * MPI calls reject must return an error of the same class as the library's own collective, on every
+ * rank, instead of succeeding, aborting the job or hanging.
  *
  * The invalid argument must reach an inner call on every rank at the same step, or the ranks
  * that do not see it wait forever for the ones that returned (MPI offers no way to ask whether

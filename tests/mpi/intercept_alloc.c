@@ -1,6 +1,6 @@
 /* Allocations by libmpiguide's own code during 10,000 intercepted MPI_Allreduce calls must be
- * zero (DESIGN invariant 4). This program is linked with libmpiguide and replaces malloc,
- * calloc and realloc for the whole process; an allocation counts when its caller's address
+ * zero (docs/dev/design.md invariant 4). This program is linked with libmpiguide and replaces
+ * malloc, calloc and realloc for the whole process; an allocation counts when its caller's address
  * lies in libmpiguide's code, so the MPI library's own allocations inside PMPI calls do not.
  * The mode (forced or tuned) comes from the environment the test sets. Also checks that the
  * in-process API (mpiguide_run_named) works in an intercepted program. */

@@ -197,8 +197,7 @@ static void test_tables(void) {
     CHECK(mg_dtype_size("MPI_DOUBLE") == 8 && mg_dtype_size("MPI_X") == 0, "sizes");
     CHECK(mg_op_allowed("MPI_BOR", "MPI_BYTE") && !mg_op_allowed("MPI_SUM", "MPI_BYTE"),
           "byte category");
-    CHECK(mg_op_allowed("MPI_LAND", "MPI_INT") &&
-              !mg_op_allowed("MPI_LAND", "MPI_FLOAT"),
+    CHECK(mg_op_allowed("MPI_LAND", "MPI_INT") && !mg_op_allowed("MPI_LAND", "MPI_FLOAT"),
           "logical ops");
     CHECK(!strcmp(mg_sync_name(MG_SYNC_ROUNDTIME), "roundtime"), "sync names");
     CHECK(mg_bench_option_arity("summary", 7) == 2 && mg_bench_option_arity("nrep", 4) == 1 &&

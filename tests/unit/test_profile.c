@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The example of the tuning-library paper / REFERENCE.md (MPI_Allgather, p = 4). */
+/* The example of the tuning-library paper / docs/dev/reference.md (MPI_Allgather, p = 4). */
 static const char *example = "MPI_Allgather        # collective name\n"
                              "4                    # number of processes\n"
                              "3                    # number of mock-ups\n"
@@ -138,8 +138,8 @@ static void test_provenance(void) {
 /* The pure tables must be the registry's rows in the registry's order. */
 static void test_names(void) {
     CHECK(mg_ncolls == MPIGUIDE_COLL_COUNT, "collective count");
-    CHECK(mg_nalg_names <= mpiguide_algorithm_count(), "algorithm count %d vs %d",
-          mg_nalg_names, mpiguide_algorithm_count());
+    CHECK(mg_nalg_names <= mpiguide_algorithm_count(), "algorithm count %d vs %d", mg_nalg_names,
+          mpiguide_algorithm_count());
     for (int i = mg_nalg_names; i < mpiguide_algorithm_count(); i++)
         CHECK(mg_algs[i].flags & MG_AF_TESTONLY, "registry row %d beyond the names is test-only",
               i);

@@ -1,7 +1,7 @@
-/* The algorithm registry without MPI: names and guidelines against REFERENCE.md, one default per
- * collective, documented decline masks, and every algorithm's scratch need and predicate on
- * synthetic shapes (no MPI call is made: needs and predicates may use only the shape and the
- * buffer pointers). */
+/* The algorithm registry without MPI: names and guidelines against docs/dev/reference.md, one
+ * default per collective, documented decline masks, and every algorithm's scratch need and
+ * predicate on synthetic shapes (no MPI call is made: needs and predicates may use only the shape
+ * and the buffer pointers). */
 #include "check.h"
 #include "core/registry.h"
 #include <ctype.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How REFERENCE.md says the extra memory scales (max over ranks). */
+/* How docs/dev/reference.md says the extra memory scales (max over ranks). */
 #define GROWS_N   1u /* strictly more at a larger message */
 #define GROWS_P   2u /* strictly more (message plus int pool) at a larger communicator */
 #define SHRINKS_P 4u /* a (n + c) / p or n / (C p) term: the message part may shrink with p */
@@ -189,9 +189,9 @@ static void check_rank_independent(const mg_alg *A) {
         }
 }
 
-/* Needs never shrink with the message size; with p only where REFERENCE.md has a 1/p term; and
- * they grow where REFERENCE.md says the memory scales with n or p. Every ordinary call is
- * supported and fits the default pools. */
+/* Needs never shrink with the message size; with p only where docs/dev/reference.md has a 1/p term;
+ * and they grow where docs/dev/reference.md says the memory scales with n or p. Every ordinary call
+ * is supported and fits the default pools. */
 static void check_needs(const mg_alg *A, unsigned scaling) {
     int v = is_v(A->coll);
     for (int inplace = 0; inplace < 2; inplace++)
@@ -237,7 +237,8 @@ static void check_needs(const mg_alg *A, unsigned scaling) {
         make_call(&b, A->coll, 8, 0, 0, 96000, 4, 0, 0, 1);
         mg_need x = need_of(A, &a), y = need_of(A, &b);
         CHECK(y.msg > x.msg,
-              "%s: REFERENCE.md's memory grows with n, but the need is %zu bytes at count 960 "
+              "%s: docs/dev/reference.md's memory grows with n, but the need is %zu bytes at count "
+              "960 "
               "and %zu at 96000 (p 8)",
               A->name, x.msg, y.msg);
     }
@@ -246,7 +247,8 @@ static void check_needs(const mg_alg *A, unsigned scaling) {
         make_call(&b, A->coll, 64, 0, 0, 960, 4, 0, 0, 1);
         mg_need x = need_of(A, &a), y = need_of(A, &b);
         CHECK(y.msg + y.ints > x.msg + x.ints,
-              "%s: REFERENCE.md's memory grows with p, but the need is %zu+%zu bytes at p 2 and "
+              "%s: docs/dev/reference.md's memory grows with p, but the need is %zu+%zu bytes at p "
+              "2 and "
               "%zu+%zu at p 64 (count 960)",
               A->name, x.msg, x.ints, y.msg, y.ints);
     }
@@ -344,10 +346,10 @@ int main(void) {
         for (int r = 0; r < NREFERENCE; r++)
             if (!strcmp(reference[r].name, A->name)) {
                 found = 1;
-                CHECK(reference[r].gl == gl, "%s: guideline %s, REFERENCE.md says GL%d", A->name,
-                      A->guideline, reference[r].gl);
+                CHECK(reference[r].gl == gl, "%s: guideline %s, docs/dev/reference.md says GL%d",
+                      A->name, A->guideline, reference[r].gl);
             }
-        CHECK(found, "%s: not in REFERENCE.md", A->name);
+        CHECK(found, "%s: not in docs/dev/reference.md", A->name);
         if (gl == 0)
             pgmpi++;
         else if (gl >= 1 && gl <= 22)
@@ -355,7 +357,7 @@ int main(void) {
         else
             CHECK(0, "%s: no guideline GL%d", A->name, gl);
     }
-    CHECK(mockups == 24, "%d mock-ups of the guidelines, REFERENCE.md has 24", mockups);
+    CHECK(mockups == 24, "%d mock-ups of the guidelines, docs/dev/reference.md has 24", mockups);
     CHECK(pgmpi == 2, "%d PGMPI mock-ups, expected 2", pgmpi);
     for (int g = 1; g <= 22; g++)
         CHECK(seen_gl[g] == 1, "GL%d implemented %d times", g, seen_gl[g]);
@@ -363,7 +365,8 @@ int main(void) {
         int found = 0;
         for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
             found += mpiguide_algorithm_id(c, reference[r].name) >= 0;
-        CHECK(found == 1, "REFERENCE.md's %s is registered %d times", reference[r].name, found);
+        CHECK(found == 1, "docs/dev/reference.md's %s is registered %d times", reference[r].name,
+              found);
     }
 
     /* Needs and predicates on synthetic shapes. */
