@@ -197,11 +197,12 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
         const mg_analysis *a = &s[i].a, *other = &s[1 - i].a;
         for (int ci = 0; ci < a->ncolls; ci++) {
             const char *cn = mg_name(a, a->colls[ci].name);
-            const mg_coll *oc = NULL;
+            const mg_coll_result *oc = NULL;
             for (int k = 0; k < other->ncolls; k++)
                 if (!strcmp(mg_name(other, other->colls[k].name), cn)) oc = &other->colls[k];
             if (i == 1 && oc) continue;
-            const mg_coll *ca = i == 0 ? &a->colls[ci] : oc, *cb = i == 0 ? oc : &a->colls[ci];
+            const mg_coll_result *ca = i == 0 ? &a->colls[ci] : oc,
+                                 *cb = i == 0 ? oc : &a->colls[ci];
             mg_table_row(t);
             mg_table_cell(t, cn, NULL);
             mg_table_cell(t, ca ? mg_fmt_num(b, sizeof b, ca->quality, 4) : "-", NULL);

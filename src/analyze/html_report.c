@@ -55,7 +55,7 @@ static double py(const frame *fr, double ly) {
 }
 
 /* log2 of a message size; 0 B sits one step left of the smallest positive size */
-static double lsize(const mg_coll *c, long long m) {
+static double lsize(const mg_coll_result *c, long long m) {
     if (m > 0) return log2((double)m);
     for (int i = 0; i < c->npoints; i++)
         if (c->points[i].msize > 0) return log2((double)c->points[i].msize) - 1;
@@ -68,7 +68,7 @@ static double clamp_ratio(double r) {
     return r;
 }
 
-static void chart(const mg_analysis *a, const mg_coll *c, FILE *f) {
+static void chart(const mg_analysis *a, const mg_coll_result *c, FILE *f) {
     char b[64];
     /* algorithms of this collective, in order of first appearance */
     int algs[64], nalg = 0;
@@ -252,7 +252,7 @@ static void chart(const mg_analysis *a, const mg_coll *c, FILE *f) {
     fprintf(f, "</svg>\n");
 }
 
-static void grouped_html(const mg_analysis *a, const mg_coll *c, FILE *f) {
+static void grouped_html(const mg_analysis *a, const mg_coll_result *c, FILE *f) {
     char b[64];
     fprintf(f, "<table><thead><tr><th>size</th><th>nrep</th><th>default median</th>"
                "<th>slowdown</th><th>fastest violating mock-up</th><th>its median</th>"
@@ -364,7 +364,7 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     fprintf(f, "<table><thead><tr><th>collective</th><th>checked</th><th>brave</th>"
                "<th>cautious</th><th>quality</th><th>worst slowdown</th></tr></thead><tbody>\n");
     for (int ci = 0; ci < a->ncolls; ci++) {
-        const mg_coll *c = &a->colls[ci];
+        const mg_coll_result *c = &a->colls[ci];
         fprintf(f, "<tr><td><a href=\"#");
         esc(f, mg_name(a, c->name));
         fprintf(f, "\">");
@@ -385,7 +385,7 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     fprintf(f, "</tbody></table>\n");
 
     for (int ci = 0; ci < a->ncolls; ci++) {
-        const mg_coll *c = &a->colls[ci];
+        const mg_coll_result *c = &a->colls[ci];
         fprintf(f, "<section>\n<h2 id=\"");
         esc(f, mg_name(a, c->name));
         fprintf(f, "\">");

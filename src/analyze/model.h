@@ -57,7 +57,7 @@ typedef struct mg_split { /* a split-robustness violation at m_j (largest m_i re
     double med_i, med_j; /* k med_i (1 + tolerance) < med_j */
 } mg_split;
 
-typedef struct mg_coll {
+typedef struct mg_coll_result {
     int name;         /* name index, e.g. "MPI_Bcast" */
     int nprocs;       /* from the headers, 0 when unknown */
     mg_point *points; /* ascending msize */
@@ -70,7 +70,7 @@ typedef struct mg_coll {
     int nchecked;
     double quality; /* geometric mean over checked sizes */
     int worst;      /* point index of the largest violating slowdown, -1 */
-} mg_coll;
+} mg_coll_result;
 
 typedef struct mg_analysis {
     mg_dataset *ds;
@@ -78,7 +78,7 @@ typedef struct mg_analysis {
     int *launches; /* check launches (not tuned), indexes into ds->launches */
     int nlaunches;
     int ntuned;
-    mg_coll *colls;
+    mg_coll_result *colls;
     int ncolls;
     double barrier; /* median of MPI_Barrier, NaN when not measured */
     int npattern_tests, nmono_tests;
@@ -99,14 +99,28 @@ const char *mg_name(const mg_analysis *a, int idx);
 int mg_is_vcollective(const char *name); /* Gatherv, Scatterv, Allgatherv, Alltoallv */
 const char *mg_stat_label(int test);     /* "t", "z", "U", "D" */
 
+/* The steps of mg_analysis_run, one file each (group.c, significance.c, decide.c, missing.c). */
+int mg_an_group(mg_analysis *a, int barrier_name);
+int mg_an_fill_cell(mg_analysis *a, mg_cell *c);
+/* The per-launch tests of candidate x against reference y; p = the largest launch p-value. */
+void mg_an_test_cells(const mg_analysis *a, const mg_cell *x, const mg_cell *y, int *tested,
+                      int *faster, double *stat, double *p);
+int mg_an_pattern_checks(mg_analysis *a);
+void mg_an_decide(mg_analysis *a);
+int mg_an_guideline_checks(mg_analysis *a);
+void mg_an_tuned_results(mg_analysis *a);
+void mg_an_find_missing(mg_analysis *a, int have_barrier);
+double mg_an_median_sorted(const double *v, size_t n); /* NaN for n = 0 */
+double mg_an_median_of(double *v, int n);              /* reorders v; NaN for n = 0 */
+
 /* Writers (return 0, or -1 with a message on stderr naming the file). */
 int mg_write_tables(const mg_analysis *a, const char *outdir);
 int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also);
 int mg_write_profiles(const mg_analysis *a, const char *outdir);
 int mg_write_report(const mg_analysis *a, const char *outdir);
 /* Prints comparer c's table of one collective (aligned, units) to f. */
-void mg_print_comparer(const mg_analysis *a, int comparer, const mg_coll *c, FILE *f);
+void mg_print_comparer(const mg_analysis *a, int comparer, const mg_coll_result *c, FILE *f);
 /* The profile text of one collective into buf (NULL when it has no entries); caller frees. */
-char *mg_profile_text(const mg_analysis *a, const mg_coll *c);
+char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c);
 
 #endif

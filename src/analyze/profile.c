@@ -69,7 +69,7 @@ static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int al
 
 /* The one mock-up for a v-collective: it qualifies at every checked size; among those, the
  * largest geometric-mean slowdown. -1 when none. */
-static int v_choice(const mg_analysis *a, const mg_coll *c) {
+static int v_choice(const mg_analysis *a, const mg_coll_result *c) {
     int best = -1;
     double best_score = 0;
     for (int pi = 0; pi < c->npoints; pi++)
@@ -94,7 +94,7 @@ static int v_choice(const mg_analysis *a, const mg_coll *c) {
     return best;
 }
 
-char *mg_profile_text(const mg_analysis *a, const mg_coll *c) {
+char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
     const char *cname = mg_name(a, c->name);
     int p = c->nprocs ? c->nprocs : atoi(a->nprocs);
     range *r = malloc((size_t)(c->npoints ? c->npoints : 1) * sizeof *r);
@@ -191,7 +191,7 @@ int mg_write_profiles(const mg_analysis *a, const char *outdir) {
     }
     remove_old(dir);
     for (int ci = 0; ci < a->ncolls; ci++) {
-        const mg_coll *c = &a->colls[ci];
+        const mg_coll_result *c = &a->colls[ci];
         char *text = mg_profile_text(a, c);
         if (!text) continue;
         int p = c->nprocs ? c->nprocs : atoi(a->nprocs);

@@ -12,7 +12,7 @@
 #define RANKING_MAX 20
 
 typedef struct {
-    const mg_coll *c;
+    const mg_coll_result *c;
     const mg_point *pt;
     const mg_cell *m;
 } viol;
@@ -77,7 +77,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
                                  "quality|quality|r",       "worst slowdown|worst|l"};
     mg_table *t = mg_table_new(6, cols);
     for (int ci = 0; ci < a->ncolls; ci++) {
-        const mg_coll *c = &a->colls[ci];
+        const mg_coll_result *c = &a->colls[ci];
         mg_table_row(t);
         mg_table_cell(t, mg_name(a, c->name), NULL);
         mg_table_cellf(t, NULL, "%d", c->nchecked);

@@ -82,7 +82,7 @@ static const char *ppn(const mg_analysis *a) {
 
 /* Algorithms of c in order of first appearance: the default only (which = 0), or the
  * mock-ups only (which = 1). The thesis's tables list all sizes of one algorithm together. */
-static int collect_algs(const mg_coll *c, int which, int *algs, int max) {
+static int collect_algs(const mg_coll_result *c, int which, int *algs, int max) {
     int n = 0;
     for (int pi = 0; pi < c->npoints; pi++)
         for (int k = 0; k < c->points[pi].ncells; k++) {
@@ -94,7 +94,7 @@ static int collect_algs(const mg_coll *c, int which, int *algs, int max) {
     return n;
 }
 
-static mg_table *simple(const mg_analysis *a, const mg_coll *c) {
+static mg_table *simple(const mg_analysis *a, const mg_coll_result *c) {
     static const char *cols[] = {"collective|collective|l",
                                  "m_size|msize|r",
                                  "algorithm|algorithm|l",
@@ -130,7 +130,7 @@ static mg_table *simple(const mg_analysis *a, const mg_coll *c) {
     return t;
 }
 
-static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll *c, int relative) {
+static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll_result *c, int relative) {
     static const char *abs_cols[] = {"collective|collective|l", "m_size|msize|r",
                                      "algorithm|algorithm|l", "median|median_s|r"};
     static const char *rel_cols[] = {"collective|collective|l", "m_size|msize|r",
@@ -159,7 +159,7 @@ static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll *c, in
     return t;
 }
 
-static mg_table *violation(const mg_analysis *a, const mg_coll *c) {
+static mg_table *violation(const mg_analysis *a, const mg_coll_result *c) {
     char st[64], sa[64];
     snprintf(st, sizeof st, "%s|statistic|r", mg_stat_label(a->opts.test));
     snprintf(sa, sizeof sa, "p_adj|p_%s|r", mg_correction_name(a->opts.correction));
@@ -210,7 +210,7 @@ static mg_table *violation(const mg_analysis *a, const mg_coll *c) {
     return t;
 }
 
-static mg_table *detailed(const mg_analysis *a, const mg_coll *c) {
+static mg_table *detailed(const mg_analysis *a, const mg_coll_result *c) {
     char st[64], sa[64];
     snprintf(st, sizeof st, "%s|statistic|r", mg_stat_label(a->opts.test));
     snprintf(sa, sizeof sa, "p_adj|p_%s|r", mg_correction_name(a->opts.correction));
@@ -264,7 +264,7 @@ static mg_table *detailed(const mg_analysis *a, const mg_coll *c) {
     return t;
 }
 
-static mg_table *grouped(const mg_analysis *a, const mg_coll *c) {
+static mg_table *grouped(const mg_analysis *a, const mg_coll_result *c) {
     static const char *cols[] = {"coll|collective|l",
                                  "m_size|msize|r",
                                  "N|nodes|r",
@@ -299,7 +299,7 @@ static mg_table *grouped(const mg_analysis *a, const mg_coll *c) {
     return t;
 }
 
-static mg_table *comparer_table(const mg_analysis *a, int comp, const mg_coll *c) {
+static mg_table *comparer_table(const mg_analysis *a, int comp, const mg_coll_result *c) {
     switch (comp) {
     case MG_COMP_SIMPLE:
         return simple(a, c);
@@ -316,7 +316,7 @@ static mg_table *comparer_table(const mg_analysis *a, int comp, const mg_coll *c
     }
 }
 
-void mg_print_comparer(const mg_analysis *a, int comp, const mg_coll *c, FILE *f) {
+void mg_print_comparer(const mg_analysis *a, int comp, const mg_coll_result *c, FILE *f) {
     mg_table *t = comparer_table(a, comp, c);
     if (!t) return;
     mg_table_print(t, f);
@@ -462,7 +462,7 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
             return -1;
         }
         for (int ci = 0; ci < a->ncolls && !rc; ci++) {
-            const mg_coll *c = &a->colls[ci];
+            const mg_coll_result *c = &a->colls[ci];
             mg_table *t = comparer_table(a, comp, c);
             if (!t) return -1;
             snprintf(title, sizeof title,

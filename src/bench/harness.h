@@ -46,8 +46,11 @@ static inline double mg_gtime(const mg_harness *h, double local) {
 }
 
 /* ---- the call under test ---- */
-#define MG_CALL_TUNED (-2) /* the public MPI_* name */
-#define MG_CALL_EMPTY (-3) /* nothing (harness cost) */
+/* What a measurement calls besides a registry algorithm id (ids are >= 0). */
+enum mg_call_kind {
+    MG_CALL_TUNED = -2, /* the public MPI_* name */
+    MG_CALL_EMPTY = -3  /* nothing (harness cost) */
+};
 
 typedef struct mg_call {
     int coll, alg; /* registry id, MG_CALL_TUNED or MG_CALL_EMPTY */

@@ -1,7 +1,8 @@
 /* NREP: how many observations a measurement needs (PGMPI, Euro-Par 2016: RSE, COV of the last w
  * means, COV of the last w medians; PGMPITuneLib, HPC Asia 2018: time of the 1-byte
  * measurement over the minimum latency), the options of `mpiguide nrep` and the predicted-nrep
- * file `test msize nrep`. Pure: the MPI driver feeds observations and acts on the answers. */
+ * file `test msize nrep` (nrep_rule.c, nrep_options.c, nrep_file.c). Pure: the MPI driver feeds
+ * observations and acts on the answers. */
 #ifndef MG_BENCH_NREP_H
 #define MG_BENCH_NREP_H
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 
 enum { MG_NREP_RSE, MG_NREP_COV_MEAN, MG_NREP_COV_MEDIAN, MG_NREP_NMETHODS };
+extern const char *const mg_nrep_method_names[MG_NREP_NMETHODS]; /* "rse", ... */
 
 typedef struct mg_nrep_rule {
     unsigned methods; /* bit 1 << MG_NREP_*; all selected must pass */

@@ -2,7 +2,7 @@
  * lenient: an unknown option, a malformed number or a value out of range is an error that names the
  * option, so a typo never silently changes what is measured. */
 #define _POSIX_C_SOURCE 200809L
-#include "opt_error.h"
+#include "opt_parse.h"
 #include "options.h"
 #include "algorithms/irregular/problems.h"
 #include <ctype.h>
@@ -100,82 +100,6 @@ int mg_bench_opts_copy(mg_bench_opts *dst, const mg_bench_opts *src) {
 
 /* ---- value parsers: each returns 0 or writes "OPTION: problem" and returns 2 ---- */
 
-/* Integer with an optional binary suffix K, M, G (sizes only). */
-static int parse_i64(mg_perr *e, const char *opt, const char *s, int64_t lo, int64_t hi, int suffix,
-                     int64_t *out) {
-    if (!s || !*s) return mg_perr_fail(e, opt, "missing value");
-    errno = 0;
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || isspace((unsigned char)*s))
-        return mg_perr_fail(e, opt, "'%s' is not a number", s);
-    int64_t mul = 1;
-    if (suffix && *end && !end[1]) {
-        switch (*end) {
-        case 'k':
-        case 'K':
-            mul = 1LL << 10;
-            end++;
-            break;
-        case 'm':
-        case 'M':
-            mul = 1LL << 20;
-            end++;
-            break;
-        case 'g':
-        case 'G':
-            mul = 1LL << 30;
-            end++;
-            break;
-        default:
-            break;
-        }
-    }
-    if (*end) return mg_perr_fail(e, opt, "'%s' is not a whole number", s);
-    if (errno == ERANGE || (mul > 1 && (v > INT64_MAX / mul || v < INT64_MIN / mul)))
-        return mg_perr_fail(e, opt, "'%s' is out of range", s);
-    v *= mul;
-    if (v < lo || v > hi)
-        return mg_perr_fail(e, opt, "%lld is out of range [%lld, %lld]", v, (long long)lo,
-                            (long long)hi);
-    *out = (int64_t)v;
-    return 0;
-}
-
-static int parse_double(mg_perr *e, const char *opt, const char *s, double lo, double hi,
-                        double *out) {
-    if (!s || !*s) return mg_perr_fail(e, opt, "missing value");
-    errno = 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || isspace((unsigned char)*s))
-        return mg_perr_fail(e, opt, "'%s' is not a number", s);
-    if (errno == ERANGE || !isfinite(v) || v < lo || v > hi)
-        return mg_perr_fail(e, opt, "'%s' is out of range [%g, %g]", s, lo, hi);
-    *out = v;
-    return 0;
-}
-
-/* Calls `item` for every comma-separated item of s (empty items are errors). */
-static int each_item(mg_perr *e, const char *opt, const char *s,
-                     int (*item)(mg_perr *, const char *, const char *, void *), void *ctx) {
-    if (!s || !*s) return mg_perr_fail(e, opt, "missing value");
-    const char *p = s;
-    for (;;) {
-        const char *c = strchr(p, ',');
-        size_t n = c ? (size_t)(c - p) : strlen(p);
-        char buf[256];
-        if (n == 0) return mg_perr_fail(e, opt, "empty item in '%s'", s);
-        if (n >= sizeof buf) return mg_perr_fail(e, opt, "item too long in '%s'", s);
-        memcpy(buf, p, n);
-        buf[n] = 0;
-        int rc = item(e, opt, buf, ctx);
-        if (rc) return rc;
-        if (!c) return 0;
-        p = c + 1;
-    }
-}
-
 static int add_msize(mg_perr *e, const char *opt, mg_bench_opts *o, int64_t v) {
     for (int i = 0; i < o->nmsizes; i++)
         if (o->msizes[i] == v) return 0;
@@ -188,7 +112,7 @@ static int add_msize(mg_perr *e, const char *opt, mg_bench_opts *o, int64_t v) {
 
 static int msize_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     int64_t v;
-    int rc = parse_i64(e, opt, s, 0, (int64_t)1 << 40, 1, &v);
+    int rc = mg_opt_i64(e, opt, s, 0, (int64_t)1 << 40, 1, &v);
     return rc ? rc : add_msize(e, opt, ctx, v);
 }
 
@@ -233,13 +157,13 @@ static int interval_item(mg_perr *e, const char *opt, const char *s, void *ctx) 
     size_t k = (size_t)(eq - s);
     if (k == 3 && !strncmp(s, "min", 3)) {
         iv->have_min = 1;
-        return parse_i64(e, opt, eq + 1, 0, 40, 0, &iv->min);
+        return mg_opt_i64(e, opt, eq + 1, 0, 40, 0, &iv->min);
     }
     if (k == 3 && !strncmp(s, "max", 3)) {
         iv->have_max = 1;
-        return parse_i64(e, opt, eq + 1, 0, 40, 0, &iv->max);
+        return mg_opt_i64(e, opt, eq + 1, 0, 40, 0, &iv->max);
     }
-    if (k == 4 && !strncmp(s, "step", 4)) return parse_i64(e, opt, eq + 1, 1, 40, 0, &iv->step);
+    if (k == 4 && !strncmp(s, "step", 4)) return mg_opt_i64(e, opt, eq + 1, 1, 40, 0, &iv->step);
     return mg_perr_fail(e, opt, "unknown key '%.*s' (min, max, step)", (int)k, s);
 }
 
@@ -375,16 +299,16 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
     switch (id) {
     case O_CALLS:
         o->ncalls = 0;
-        return each_item(e, opt, v, call_item, o);
+        return mg_opt_each(e, opt, v, call_item, o);
     case O_ALGS:
         free_list(o->algs, o->nalgs);
         o->algs = NULL, o->nalgs = 0;
-        return each_item(e, opt, v, alg_item, o);
+        return mg_opt_each(e, opt, v, alg_item, o);
     case O_MSIZES:
-        return each_item(e, opt, v, msize_item, o);
+        return mg_opt_each(e, opt, v, msize_item, o);
     case O_INTERVAL: {
         interval iv = {0, 0, 1, 0, 0};
-        if ((rc = each_item(e, opt, v, interval_item, &iv))) return rc;
+        if ((rc = mg_opt_each(e, opt, v, interval_item, &iv))) return rc;
         if (!iv.have_min || !iv.have_max) return mg_perr_fail(e, opt, "needs min=E1,max=E2");
         if (iv.min > iv.max)
             return mg_perr_fail(e, opt, "min %lld > max %lld", (long long)iv.min,
@@ -394,17 +318,17 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         return 0;
     }
     case O_NREP:
-        if ((rc = parse_i64(e, opt, v, 1, (int64_t)1 << 40, 0, &o->nrep))) return rc;
+        if ((rc = mg_opt_i64(e, opt, v, 1, (int64_t)1 << 40, 0, &o->nrep))) return rc;
         o->nrep_given = 1;
         return 0;
     case O_NREP_FILE:
         return set_string(e, opt, &o->nrep_file, v);
     case O_TIME:
-        return parse_double(e, opt, v, 1e-3, 1e9, &o->time_ms);
+        return mg_opt_double(e, opt, v, 1e-3, 1e9, &o->time_ms);
     case O_BARRIER_COUNT:
-        return parse_i64(e, opt, v, 0, INT_MAX, 0, &o->barrier_count);
+        return mg_opt_i64(e, opt, v, 0, INT_MAX, 0, &o->barrier_count);
     case O_ROOT:
-        if ((rc = parse_i64(e, opt, v, 0, INT_MAX, 0, &n))) return rc;
+        if ((rc = mg_opt_i64(e, opt, v, 0, INT_MAX, 0, &n))) return rc;
         o->root = (int)n;
         o->root_given = 1;
         return 0;
@@ -438,7 +362,7 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
             o->summary = MG_SUMMARY_ALL;
             return 0;
         }
-        return each_item(e, opt, v, summary_item, &o->summary);
+        return mg_opt_each(e, opt, v, summary_item, &o->summary);
     case O_OUTPUT:
         return set_string(e, opt, &o->output_file, v);
     case O_RESUME:
@@ -451,7 +375,7 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         o->quiet = 1;
         return 0;
     case O_WARMUP:
-        return parse_i64(e, opt, v, 0, 1000000, 0, &o->warmup);
+        return mg_opt_i64(e, opt, v, 0, 1000000, 0, &o->warmup);
     case O_SEED: {
         if (!v || !*v || *v == '-')
             return mg_perr_fail(e, opt, "'%s' is not a seed (0..2^64-1)", v);
@@ -473,20 +397,20 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         snprintf(o->irregular, sizeof o->irregular, "%s", v);
         return 0;
     case O_B:
-        return parse_i64(e, opt, v, 0, INT_MAX, 0, &o->b);
+        return mg_opt_i64(e, opt, v, 0, INT_MAX, 0, &o->b);
     case O_RHO:
-        return parse_double(e, opt, v, 1.0, 1e9, &o->rho);
+        return mg_opt_double(e, opt, v, 1.0, 1e9, &o->rho);
     case O_TABLE:
         o->table = 1;
         return 0;
     case O_WINDOW:
-        return parse_double(e, opt, v, 1.0, 1e9, &o->window_us);
+        return mg_opt_double(e, opt, v, 1.0, 1e9, &o->window_us);
     case O_FITPOINTS:
-        if ((rc = parse_i64(e, opt, v, 2, 100000, 0, &n))) return rc;
+        if ((rc = mg_opt_i64(e, opt, v, 2, 100000, 0, &n))) return rc;
         o->fitpoints = (int)n;
         return 0;
     case O_EXCHANGES:
-        if ((rc = parse_i64(e, opt, v, 1, 100000, 0, &n))) return rc;
+        if ((rc = mg_opt_i64(e, opt, v, 1, 100000, 0, &n))) return rc;
         o->exchanges = (int)n;
         return 0;
     case O_HELP:

@@ -200,8 +200,11 @@ static inline int mg_pick(int coll, int p, int64_t msize, mg_centry *e, int *tun
 /* A mock-up was selected: the checks of mg_dispatch, then the mock-up or a counted fallback. */
 int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
 
-#define MG_DEFAULT (-1) /* mg_decide: run the library's own collective */
-#define MG_GENERAL (-2) /* mg_decide: take the general path (mg_intercept) */
+/* What mg_decide returns besides a mock-up's algorithm id (ids are >= 0). */
+enum mg_decision {
+    MG_DEFAULT = -1, /* run the library's own collective (already counted) */
+    MG_GENERAL = -2  /* take the general path: mg_intercept decides and counts */
+};
 
 /* The common case inline in each wrapper, with coll constant so the size rule and the counter
  * address fold: a cached intracommunicator without opt-out, a predefined datatype, no report

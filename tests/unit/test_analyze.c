@@ -37,7 +37,7 @@ static const mg_cell *cell(const char *coll, long long msize, const char *alg) {
     return NULL;
 }
 
-static const mg_coll *coll(const char *name) {
+static const mg_coll_result *coll(const char *name) {
     for (int ci = 0; ci < an.ncolls; ci++)
         if (!strcmp(mg_name(&an, an.colls[ci].name), name)) return &an.colls[ci];
     return NULL;
@@ -210,7 +210,7 @@ static void guidelines(void) {
     for (int i = 0; i < 5; i++)
         synth_series(dir, 2, "MPI_Allreduce", "default", m[i], med[i], 0.03, 100);
     CHECK(analyse(dir, &o) == 0, "analysis failed");
-    const mg_coll *c = coll("MPI_Allreduce");
+    const mg_coll_result *c = coll("MPI_Allreduce");
     CHECK(c && c->nmono == 4, "adjacent pairs: %d", c ? c->nmono : -1);
     int viol = 0;
     for (int i = 0; c && i < c->nmono; i++) {
