@@ -43,6 +43,23 @@ void mg_profile_free(mg_profile *p);
  * the CLI); -1 when no range holds msize. */
 int mg_profile_select_linear(const mg_profile *p, int64_t msize);
 
+/* ---- writing (the inverse of mg_profile_parse) ---- */
+
+typedef struct mg_profile_kv {
+    const char *key, *val; /* a `#@key=value` provenance line; skipped when val is empty */
+} mg_profile_kv;
+
+typedef struct mg_profile_wrange {
+    int64_t lo, hi;  /* message sizes, inclusive, ascending and disjoint */
+    const char *alg; /* algorithm name */
+} mg_profile_wrange;
+
+/* The text of one profile: a first comment line, the provenance lines, `comment` (lines that
+ * already start with `#`, may be NULL), then collective, p, the algorithms numbered in order of
+ * first use, and the ranges. NULL when out of memory; caller frees. */
+char *mg_profile_render(const char *coll, int p, const mg_profile_kv *prov, int nprov,
+                        const char *comment, const mg_profile_wrange *r, int nr);
+
 /* Diagnostics of the loader: error (1) or warning (0), WHERE (FILE:LINE or FILE) and WHAT. */
 typedef void (*mg_diag_fn)(void *ctx, int error, const char *where, const char *what);
 

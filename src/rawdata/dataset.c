@@ -3,6 +3,7 @@
  * per-row allocation, a hash from (launch, test, alg, msize) to the series) and for
  * interrupted runs (an incomplete last line is dropped, the rest is kept). */
 #include "dataset.h"
+#include "line.h"
 #include "stats/stats.h"
 #include "util/file.h"
 #include <ctype.h>
@@ -202,18 +203,14 @@ static int push(mg_series *e, double v) {
 
 /* ---- parsing ---- */
 
-static void add_header(mg_launch *l, const char *s, const char *end) {
-    const char *eq = memchr(s, '=', (size_t)(end - s));
-    if (!eq || eq == s) return;
-    while (end > eq + 1 && isspace((unsigned char)end[-1])) end--;
-    size_t kl = (size_t)(eq - s);
+static void add_header(mg_launch *l, const mg_raw_line *r) {
     for (int j = 0; j < l->nhdr; j++)
-        if (!strncmp(l->hdr[j].key, s, kl) && l->hdr[j].key[kl] == 0) return;
+        if (!strncmp(l->hdr[j].key, r->key, r->klen) && l->hdr[j].key[r->klen] == 0) return;
     mg_kv *h = realloc(l->hdr, (size_t)(l->nhdr + 1) * sizeof *h);
     if (!h) return;
     l->hdr = h;
-    h[l->nhdr].key = dupn(s, kl);
-    h[l->nhdr].val = dupn(eq + 1, (size_t)(end - eq - 1));
+    h[l->nhdr].key = dupn(r->key, r->klen);
+    h[l->nhdr].val = dupn(r->val, r->vlen);
     if (h[l->nhdr].key && h[l->nhdr].val)
         l->nhdr++;
     else {
@@ -222,66 +219,19 @@ static void add_header(mg_launch *l, const char *s, const char *end) {
     }
 }
 
-static const char *skip_ws(const char *p, const char *end) {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
-    return p;
-}
-
-static const char *word_end(const char *p, const char *end) {
-    while (p < end && *p != ' ' && *p != '\t' && *p != '\r') p++;
-    return p;
-}
-
-/* Parses one data row [p, end). Returns 0 (stored), 1 (malformed), -1 (out of memory). */
-static int parse_row(mg_dataset *ds, int launch, const char *p, const char *end) {
-    char num[64];
-    const char *w[7];
-    const char *we[7];
-    int nw = 0;
-    while (nw < 7) {
-        p = skip_ws(p, end);
-        if (p >= end) break;
-        w[nw] = p;
-        p = word_end(p, end);
-        we[nw++] = p;
-    }
-    if (nw < 5 || nw > 6) return 1;
-    /* nrep: a non-negative integer; msize: a non-negative integer; runtime: a number */
-    long long vals[2];
-    for (int i = 0; i < 2; i++) {
-        size_t l = (size_t)(we[2 + i] - w[2 + i]);
-        if (l >= sizeof num) return 1;
-        memcpy(num, w[2 + i], l);
-        num[l] = 0;
-        char *e;
-        errno = 0;
-        vals[i] = strtoll(num, &e, 10);
-        if (*e || errno || vals[i] < 0 || !isdigit((unsigned char)num[0])) return 1;
-    }
-    size_t l = (size_t)(we[4] - w[4]);
-    if (l >= sizeof num) return 1;
-    memcpy(num, w[4], l);
-    num[l] = 0;
-    char *e;
-    double t = strtod(num, &e);
-    if (*e || !(t >= 0) || t > 1e9) return 1; /* also rejects nan and inf */
-    int flag = 0;
-    if (nw == 6) {
-        size_t fl = (size_t)(we[5] - w[5]);
-        if (fl != 1 || w[5][0] < '0' || w[5][0] > '2') return 1;
-        flag = w[5][0] - '0';
-    }
-    int coll = intern_cached(ds, 0, w[0], (size_t)(we[0] - w[0]));
-    int alg = intern_cached(ds, 1, w[1], (size_t)(we[1] - w[1]));
+/* Stores one row. Returns 0, or -1 when memory ran out. */
+static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r) {
+    int coll = intern_cached(ds, 0, r->test, r->tlen);
+    int alg = intern_cached(ds, 1, r->alg, r->alen);
     if (coll < 0 || alg < 0) return -1;
-    mg_series *s = get_series(ds, coll, alg, launch, vals[1]);
+    mg_series *s = get_series(ds, coll, alg, launch, r->msize);
     if (!s) return -1;
-    if (flag) {
+    if (r->flag) {
         s->nflagged++;
         ds->flagged_rows++;
         return 0;
     }
-    return push(s, t) ? -1 : 0;
+    return push(s, r->runtime);
 }
 
 int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const char *fname) {
@@ -292,24 +242,26 @@ int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const c
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         lineno++;
+        mg_raw_line r;
+        int kind = mg_raw_line_parse(p, le, &r);
         if (!nl) {
             /* no newline: the run stopped while writing this line; its numbers may be cut */
-            const char *q = skip_ws(p, le);
-            if (q < le)
+            if (kind != MG_RAW_BLANK)
                 mg_dataset_note(ds, "%s:%ld: last line incomplete (run interrupted?), dropped",
                                 fname, lineno);
             break;
         }
-        const char *q = skip_ws(p, le);
-        if (q < le && *q == '#') {
-            if (q + 1 < le && q[1] == '@') add_header(&ds->launches[launch], q + 2, le);
-        } else if (q < le) {
-            int rc = parse_row(ds, launch, q, le);
-            if (rc < 0) return -1;
-            if (rc == 0) {
-                rows++;
-                seen_data = 1;
-            } else if (!seen_data && !strncmp(q, "test", 4) && isspace((unsigned char)q[4])) {
+        if (kind == MG_RAW_HEADER) {
+            add_header(&ds->launches[launch], &r);
+        } else if (kind == MG_RAW_ROW) {
+            if (add_row(ds, launch, &r)) return -1;
+            rows++;
+            seen_data = 1;
+        } else if (kind == MG_RAW_BAD) {
+            const char *q = p;
+            while (q < le && isspace((unsigned char)*q)) q++;
+            if (!seen_data && le - q > 4 && !strncmp(q, "test", 4) &&
+                isspace((unsigned char)q[4])) {
                 /* a column-name line before the data */
             } else {
                 if (bad < MAX_ROW_NOTES)

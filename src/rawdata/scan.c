@@ -1,5 +1,6 @@
-/* Raw-file scanner behind `bench --resume` (see bench_raw.h). */
+/* Raw-file scanner behind `bench --resume` (see scan.h): the strict reading of the format. */
 #include "scan.h"
+#include "line.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,37 +52,25 @@ int mg_raw_scan_text(const char *text, size_t len, const char *fname, mg_raw_sca
             }
             return 0;
         }
-        char buf[512];
-        if (ll >= sizeof buf) {
-            snprintf(err, errlen, "%s:%d: line too long", fname, line);
-            goto bad;
-        }
-        memcpy(buf, p, ll);
-        buf[ll] = 0;
-        char *q = buf;
-        while (isspace((unsigned char)*q)) q++;
-        if (!*q) continue;
-        if (*q == '#') {
-            char *eq = strchr(q, '=');
-            if (q[1] == '@' && eq &&
-                add_key(s, q + 2, (size_t)(eq - q - 2), eq + 1, strlen(eq + 1))) {
+        mg_raw_line r;
+        int kind = mg_raw_line_parse(p, p + ll, &r);
+        if (kind == MG_RAW_BLANK || kind == MG_RAW_COMMENT) continue;
+        if (kind == MG_RAW_HEADER) {
+            if (add_key(s, r.key, r.klen, r.val, r.vlen)) {
                 snprintf(err, errlen, "%s: out of memory", fname);
                 goto bad;
             }
             continue;
         }
-        char test[64], alg[128], extra[8];
-        long long idx, msize;
-        double t;
-        int flag = 0;
-        int k =
-            sscanf(q, "%63s %127s %lld %lld %lf %d %7s", test, alg, &idx, &msize, &t, &flag, extra);
-        if (k < 5 || k > 6 || strlen(test) >= sizeof s->meas->test ||
-            strlen(alg) >= sizeof s->meas->alg || idx < 0 || msize < 0) {
+        if (kind == MG_RAW_BAD || r.tlen >= sizeof s->meas->test || r.alen >= sizeof s->meas->alg) {
             snprintf(err, errlen, "%s:%d: expected `test alg nrep msize runtime_sec [flag]`", fname,
                      line);
             goto bad;
         }
+        char test[64], alg[128];
+        snprintf(test, sizeof test, "%.*s", (int)r.tlen, r.test);
+        snprintf(alg, sizeof alg, "%.*s", (int)r.alen, r.alg);
+        long long idx = r.index, msize = r.msize;
         mg_raw_meas *m = s->nmeas ? &s->meas[s->nmeas - 1] : NULL;
         int same = m && open && !strcmp(m->test, test) && !strcmp(m->alg, alg) &&
                    m->msize == msize && idx == next;

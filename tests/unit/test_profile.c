@@ -158,6 +158,43 @@ static void test_names(void) {
     CHECK(mg_alg_lookup(MPIGUIDE_COLL_BCAST, "default") == MPIGUIDE_COLL_BCAST, "default id");
 }
 
+/* Rendering is the inverse of parsing: ranges, names in order of first use, provenance. */
+static void test_render(void) {
+    const mg_profile_kv prov[] = {{"mpi_library", "Open MPI v4.1.4"},
+                                  {"nodes", "2"},
+                                  {"ppn", ""},
+                                  {"datatype", "MPI_DOUBLE"}};
+    const mg_profile_wrange r[] = {{8, 8, "allreduce_as_reduce_bcast"},
+                                   {16, 1024, "allreduce_as_reducescatter_allgatherv"},
+                                   {4096, INT64_MAX, "allreduce_as_reduce_bcast"}};
+    char *text =
+        mg_profile_render("MPI_Allreduce", 6, prov, 4, "# two lines\n# of comment\n", r, 3);
+    CHECK(text != NULL, "render failed");
+    if (!text) return;
+    mg_profile p;
+    mg_perr err;
+    int rc = mg_profile_parse(text, strlen(text), &p, &err);
+    CHECK(rc == 0, "rendered profile does not parse: line %d: %s\n%s", err.line, err.what, text);
+    if (rc == 0) {
+        CHECK(p.coll == mg_coll_lookup("MPI_Allreduce") && p.p == 6 && p.nranges == 3,
+              "coll %d p %d ranges %d", p.coll, p.p, p.nranges);
+        for (int i = 0; i < 3 && i < p.nranges; i++)
+            CHECK(p.ranges[i].lo == r[i].lo && p.ranges[i].hi == r[i].hi &&
+                      !strcmp(mg_alg_name(p.ranges[i].alg), r[i].alg),
+                  "range %d: %lld-%lld %s", i, (long long)p.ranges[i].lo, (long long)p.ranges[i].hi,
+                  mg_alg_name(p.ranges[i].alg));
+        CHECK(!strcmp(p.mpi_library, "Open MPI v4.1.4") && p.nodes == 2 && p.ppn == 0 &&
+                  !strcmp(p.datatype, "MPI_DOUBLE"),
+              "provenance %s %d %d %s", p.mpi_library, p.nodes, p.ppn, p.datatype);
+        mg_profile_free(&p);
+    }
+    CHECK(
+        strstr(text, "\n2\n1 allreduce_as_reduce_bcast\n2 allreduce_as_reducescatter_allgatherv\n"),
+        "names not numbered in order of first use:\n%s", text);
+    CHECK(!strstr(text, "#@ppn"), "empty provenance value written:\n%s", text);
+    free(text);
+}
+
 static void write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     if (f) {
@@ -232,6 +269,7 @@ static void test_dir(void) {
 }
 
 int main(void) {
+    test_render();
     test_example();
     test_provenance();
     test_names();

@@ -1,5 +1,5 @@
-/* Profile writer: the paper's format (docs/dev/reference.md) with `#@` provenance lines, one file
- * per collective with entries, profiles/<MPI_Name>_p<P>.prf. An entry needs a violation after
+/* Profile entries from the analysis, rendered by profile/write.c: one file per
+ * collective with entries, profiles/<MPI_Name>_p<P>.prf. An entry needs a violation after
  * correction that saves at least --min-gain of the default's median; the fastest such mock-up
  * wins. Adjacent measured sizes choosing the same mock-up form one range [first, last]; a size
  * between two measured sizes is covered only when both neighbours chose the same mock-up
@@ -8,6 +8,7 @@
  * qualified at every measured size. */
 #include "util/format.h"
 #include "model.h"
+#include "profile/profile.h"
 #include "util/diag.h"
 #include <dirent.h>
 #include <errno.h>
@@ -16,40 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define RANGE_MAX "9223372036854775807"
-
-typedef struct {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    if (!b->s && b->cap) return; /* an earlier allocation failed */
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (need < 0) return;
-    if (b->n + (size_t)need + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 256;
-        while (nc < b->n + (size_t)need + 1) nc *= 2;
-        char *p = realloc(b->s, nc);
-        if (!p) {
-            free(b->s);
-            b->s = NULL;
-            b->cap = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = nc;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)need;
-}
 
 typedef struct {
     long long lo, hi;
@@ -121,44 +88,30 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
         free(r);
         return NULL;
     }
-    /* mock-up ids 1..n in order of first use */
-    int ids[256], nids = 0;
-    for (int i = 0; i < nr; i++) {
-        int seen = 0;
-        for (int j = 0; j < nids; j++) seen |= ids[j] == r[i].alg;
-        if (!seen && nids < 256) ids[nids++] = r[i].alg;
+    char head[1024];
+    snprintf(head, sizeof head,
+             "# written by `mpiguide analyze`\n"
+             "# entries: violations after %s correction (alpha %g, %s, %d launch%s) at least "
+             "%g%% faster than the default\n%s",
+             mg_correction_name(a->opts.correction), a->opts.alpha, mg_test_name(a->opts.test),
+             a->nlaunches, a->nlaunches == 1 ? "" : "es", a->opts.min_gain * 100,
+             vcoll ? "# one range for all sizes: the mock-up qualified at every measured size\n"
+                   : "# ranges span adjacent measured sizes that chose the same mock-up; other "
+                     "sizes run the default\n");
+    const mg_profile_kv prov[] = {
+        {"mpi_library", a->library}, {"nodes", a->nodes},         {"ppn", a->ppn},
+        {"datatype", a->datatype},   {"operation", a->operation}, {"date", a->date}};
+    mg_profile_wrange *w = malloc((size_t)nr * sizeof *w);
+    char *text = NULL;
+    if (w) {
+        for (int i = 0; i < nr; i++)
+            w[i] = (mg_profile_wrange){vcoll ? 0 : r[i].lo, vcoll ? INT64_MAX : r[i].hi,
+                                       mg_name(a, r[i].alg)};
+        text = mg_profile_render(cname, p, prov, (int)(sizeof prov / sizeof prov[0]), head, w, nr);
     }
-    sbuf b = {0};
-    sb_printf(&b, "# mpiguide profile of %s for %d processes, written by `mpiguide analyze`\n",
-              cname, p);
-    const char *keys[] = {"mpi_library", "nodes", "ppn", "datatype", "operation", "date"};
-    const char *vals[] = {a->library, a->nodes, a->ppn, a->datatype, a->operation, a->date};
-    for (int i = 0; i < 6; i++)
-        if (vals[i][0]) sb_printf(&b, "#@%s=%s\n", keys[i], vals[i]);
-    sb_printf(&b,
-              "# entries: violations after %s correction (alpha %g, %s, %d launch%s) at least "
-              "%g%% faster than the default\n",
-              mg_correction_name(a->opts.correction), a->opts.alpha, mg_test_name(a->opts.test),
-              a->nlaunches, a->nlaunches == 1 ? "" : "es", a->opts.min_gain * 100);
-    if (vcoll)
-        sb_printf(&b, "# one range for all sizes: the mock-up qualified at every measured size\n");
-    else
-        sb_printf(&b, "# ranges span adjacent measured sizes that chose the same mock-up; other "
-                      "sizes run the default\n");
-    sb_printf(&b, "%s\n%d\n%d\n", cname, p, nids);
-    for (int j = 0; j < nids; j++) sb_printf(&b, "%d %s\n", j + 1, mg_name(a, ids[j]));
-    sb_printf(&b, "%d\n", nr);
-    for (int i = 0; i < nr; i++) {
-        int id = 0;
-        for (int j = 0; j < nids; j++)
-            if (ids[j] == r[i].alg) id = j + 1;
-        if (vcoll)
-            sb_printf(&b, "0 " RANGE_MAX " %d\n", id);
-        else
-            sb_printf(&b, "%lld %lld %d\n", r[i].lo, r[i].hi, id);
-    }
+    free(w);
     free(r);
-    return b.s;
+    return text;
 }
 
 /* Old profiles of an earlier analysis would stay active in tuned mode; remove ours
