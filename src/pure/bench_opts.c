@@ -126,7 +126,7 @@ const char *mg_runtime_name(int runtime) {
 }
 
 /* Problem types of the irregular collectives: the generator's parser when it is built
- * (MG_HAVE_PROBLEMS, set by tests/mpi/bench.cmake when src/pure/problems.c exists), else the
+ * (MG_HAVE_PROBLEMS, set by CMakeLists.txt when problems.c is built), else the
  * names of problems.h. */
 static int problem_parse(const char *name) {
 #ifdef MG_HAVE_PROBLEMS

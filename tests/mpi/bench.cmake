@@ -8,12 +8,6 @@
 # `mpiguide` never contain those rows.
 option(MPIGUIDE_TEST_ALGORITHMS "Build the mpiguide-testalgs variant for the tests of --verify" ON)
 
-# The irregular problem generator (src/pure/problems.c) comes with the irregular-collectives
-# work; until it exists, --irregular is parsed but reports that it is not built.
-if(EXISTS ${CMAKE_SOURCE_DIR}/src/pure/problems.c)
-  target_compile_definitions(mgpure PUBLIC MG_HAVE_PROBLEMS)
-endif()
-
 set(MG_BENCH_SRC ${CMAKE_SOURCE_DIR}/src/bench)
 file(GLOB MG_BENCH_SOURCES CONFIGURE_DEPENDS ${MG_BENCH_SRC}/*.c)
 
