@@ -57,7 +57,7 @@ done
 
 dpkg-deb -x "$deb" "$root"
 # nothing installed points back into the build tree (text files, run paths)
-stale=$(grep -rlI -- "$build" "$root" || true)
+stale=$(grep -rlIF -- "$build" "$root" || true)
 [ -z "$stale" ] || fail "files naming the build tree $build: $stale"
 for elf in "$root/usr/bin/$name" "$root/usr/$libdir/lib$name.so.$version"; do
     rpath=$(objdump -p "$elf" | awk '$1 ~ /^(RPATH|RUNPATH)$/ { print $2 }')
