@@ -10,6 +10,8 @@
 extern "C" {
 #endif
 
+/* The project's one version number (X.Y.Z): CMake reads it for the library, the pkg-config
+ * file, the CMake package and the .deb (cmake/version.cmake). */
 #define MPIGUIDE_VERSION "0.1.0"
 
 /* Collectives, in the order of src/core/collectives.def (checked at compile time). */

@@ -3,9 +3,11 @@
 #   compilers and build: gcc, make, cmake, pkg-config; gfortran for the Fortran interception tests
 #   the two MPIs the project builds against: Open MPI and MPICH (headers, launchers)
 #   valgrind: memory checking of a test subset; clang: the fuzz harness (libFuzzer)
+#   dpkg-dev, file: the .deb's dependencies (CPack finds the ELF files with file, dpkg-shlibdeps
+#   names their packages), built by the package test
 set -euo pipefail
 pkgs=(gcc make cmake pkg-config gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich
-      valgrind clang procps)
+      valgrind clang procps dpkg-dev file)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
