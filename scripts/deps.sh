@@ -3,9 +3,11 @@
 #   compilers and build: gcc, make, cmake, pkg-config; gfortran for the Fortran interception tests
 #   the two MPIs the project builds against: Open MPI and MPICH (headers, launchers)
 #   valgrind: memory checking of a test subset; clang: the fuzz harness (libFuzzer)
+# With arguments, installs those packages instead (scripts/slurm-local.sh: slurm-wlm munge).
 set -euo pipefail
 pkgs=(gcc make cmake pkg-config gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich
       valgrind clang procps)
+[ $# -eq 0 ] || pkgs=("$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
