@@ -92,16 +92,33 @@ static void add_quoted(char *cmd, size_t len, const char *s) {
     cmd[at] = 0;
 }
 
-/* Runs a shell command; returns its exit status (or 1 when it did not run). */
+/* Runs a shell command; returns its exit status (or 1 when it did not run). A failure is named
+ * here, with the command when --quiet did not show it: the launcher's own messages (srun:
+ * error: ...) rarely say which of tune's launches failed. */
 static int run(const char *what, const char *cmd, int quiet) {
     if (!quiet) fprintf(stderr, "mpiguide tune: %s\n  $ %s\n", what, cmd);
     fflush(NULL);
-    int st = system(cmd);
-    if (st == -1 || !WIFEXITED(st)) {
-        fprintf(stderr, "mpiguide: error: tune: %s: the command did not complete\n", what);
-        return 1;
+    int st = system(cmd), rc = 1;
+    if (st == -1) {
+        fprintf(stderr, "mpiguide: error: tune: %s: cannot run the shell: %s\n", what,
+                strerror(errno));
+    } else if (WIFSIGNALED(st)) {
+        fprintf(stderr, "mpiguide: error: tune: %s: the launcher was killed by signal %d\n", what,
+                WTERMSIG(st));
+    } else if ((rc = WEXITSTATUS(st)) == 127 || rc == 126) {
+        fprintf(stderr,
+                "mpiguide: error: tune: %s: the launcher could not be started (exit code %d: %s); "
+                "check --launcher\n",
+                what, rc, rc == 127 ? "command not found" : "not executable");
+    } else if (rc) {
+        char why[64] = "";
+        if (rc > 128 && rc < 128 + 65)
+            snprintf(why, sizeof why, " (128 + %d: a task was killed by signal %d)", rc - 128,
+                     rc - 128);
+        fprintf(stderr, "mpiguide: error: tune: %s failed with exit code %d%s\n", what, rc, why);
     }
-    return WEXITSTATUS(st);
+    if (rc && quiet) fprintf(stderr, "  $ %s\n", cmd);
+    return rc;
 }
 
 static char *read_text(const char *path) {
@@ -207,6 +224,11 @@ int mg_cmd_tune(int argc, char **argv) {
         if (o.r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
         snprintf(what, sizeof what, "check launch %d of %d", k, o.launches);
         rc = run(what, cmd, o.r.quiet) ? 1 : 0;
+        if (rc)
+            fprintf(stderr,
+                    "mpiguide: error: tune: stopped; the raw data of the launches so far is in "
+                    "%s/raw (`mpiguide analyze %s` analyses it)\n",
+                    o.r.outdir, o.r.outdir);
     }
     char *dirs[1] = {(char *)o.r.outdir};
     if (!rc) {
@@ -219,6 +241,11 @@ int mg_cmd_tune(int argc, char **argv) {
         rc = 0;
         for (int i = 0; i < in.n && !rc; i++)
             rc = validate_line(&o, self, lib, &in.lines[i]) ? 1 : 0;
+        if (rc)
+            fprintf(stderr,
+                    "mpiguide: error: tune: stopped; the analysis of the check launches and the "
+                    "profiles are in %s (summary.txt, profiles/, report.html)\n",
+                    o.r.outdir);
         if (!rc) {
             mg_analyze_opts quiet = o.r.an;
             quiet.out = NULL;
