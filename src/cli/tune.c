@@ -103,8 +103,8 @@ static int run(const char *what, const char *cmd, int quiet) {
         fprintf(stderr, "mpiguide: error: tune: %s: cannot run the shell: %s\n", what,
                 strerror(errno));
     } else if (WIFSIGNALED(st)) {
-        fprintf(stderr, "mpiguide: error: tune: %s: the launcher was killed by signal %d\n", what,
-                WTERMSIG(st));
+        fprintf(stderr, "mpiguide: error: tune: %s: the launcher was killed by signal %d (%s)\n",
+                what, WTERMSIG(st), strsignal(WTERMSIG(st)));
     } else if ((rc = WEXITSTATUS(st)) == 127 || rc == 126) {
         fprintf(stderr,
                 "mpiguide: error: tune: %s: the launcher could not be started (exit code %d: %s); "
