@@ -68,7 +68,7 @@ stop_cluster() {
 trap stop_cluster EXIT
 t0=$(date +%s)
 if ! timeout 600 "$src/scripts/slurm-local.sh" start >"$work/start.log" 2>&1; then
-    skip "scripts/slurm-local.sh start failed: $(grep -m1 'error' "$work/start.log" || tail -n 1 "$work/start.log")"
+    skip "scripts/slurm-local.sh start failed: $(grep 'slurm-local: error' "$work/start.log" | tail -n 1 || tail -n 1 "$work/start.log")"
 fi
 export SLURM_CONF=$MPIGUIDE_SLURM_DIR/slurm.conf
 echo "cluster up in $(($(date +%s) - t0)) s: $(timeout 10 sinfo -h -o '%N %T %c CPUs')"
