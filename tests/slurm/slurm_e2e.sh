@@ -88,20 +88,27 @@ MPI_Bcast     --msizes-list=64,1024 --nrep=30 --rt-bench-time-ms=300
 MPI_Allreduce --msizes-list=64,1024 --nrep=30 --rt-bench-time-ms=300
 IN
 
+# More tasks than the node has CPUs would wait forever (PartitionConfig) without overcommit.
+over=()
+cpus=$(timeout 10 sinfo -h -o %c | head -1)
+[ "${cpus:-0}" -ge $np ] || over=(--overcommit)
+
 # Submitted from the work directory, as a user would from theirs; sizes on the command line.
 t0=$(date +%s)
 jobid=$(cd "$work" && MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allgather MPI=$mpi MPIGUIDE=$tree \
     INPUT=$work/in.txt OUT=$out LAUNCHES=2 \
-    timeout 30 sbatch --parsable -N 1 -n $np --time=$((job_limit_s / 60)) -o "$work/job.out" \
-    "$src/examples/tune.slurm") || fail "sbatch failed"
+    timeout 30 sbatch --parsable -N 1 -n $np "${over[@]}" --time=$((job_limit_s / 60)) \
+    -o "$work/job.out" "$src/examples/tune.slurm") || fail "sbatch failed"
 jobid=${jobid%%;*}
 state=""
 while :; do
-    state=$(timeout 10 squeue -h -j "$jobid" -o %T 2>/dev/null || true)
+    state=$(timeout 10 squeue -h -j "$jobid" -o '%T %r' 2>/dev/null || true)
     [ -n "$state" ] || break
-    if [ $(($(date +%s) - t0)) -gt $job_limit_s ]; then
+    waited=$(($(date +%s) - t0))
+    # The node is ours alone: a job still pending after a minute never starts.
+    if [ $waited -gt $job_limit_s ] || { [ "${state%% *}" = PENDING ] && [ $waited -gt 60 ]; }; then
         timeout 10 scancel "$jobid" || true
-        fail "job $jobid still $state after ${job_limit_s} s; cancelled"
+        fail "job $jobid still $state after $waited s; cancelled"
     fi
     sleep 2
 done
@@ -163,7 +170,7 @@ profile_alg() {
 
 # An ordinary MPI program, tuned through srun as docs/interception.md shows it.
 report=$work/app-report.txt
-timeout 120 srun --mpi=$plugin -N "$nodes" -n "$tasks" --time=2 --kill-on-bad-exit=1 \
+timeout 120 srun --mpi=$plugin -N "$nodes" -n "$tasks" "${over[@]}" --time=2 --kill-on-bad-exit=1 \
     --export="ALL,LD_PRELOAD=$lib,MPIGUIDE_PROFILES=$out/profiles,MPIGUIDE_REPORT=$report" \
     "$app" --sizes=64,1024 >"$work/app.out" 2>&1 || { show "$work/app.out"; fail "the tuned program failed under srun"; }
 grep -Eq "^intercept_app: [0-9]+ passed, 0 failed" "$work/app.out" || { show "$work/app.out"; fail "the tuned program computed wrong results"; }
@@ -182,7 +189,7 @@ done
 # A launch with the wrong plugin fails at once, and tune says which launch failed. MPICH's
 # tasks become singletons (mpiguide's launcher check), Open MPI's stop in MPI_Init.
 set +e
-timeout 120 "$bin" tune --launcher "srun --mpi=$wrong -N 1 -n $np --time=2 --kill-on-bad-exit=1" \
+timeout 120 "$bin" tune --launcher "srun --mpi=$wrong -N 1 -n $np ${over[*]} --time=2 --kill-on-bad-exit=1" \
     -f "$work/in.txt" -o "$work/wrong" --launches 1 >"$work/wrong.log" 2>&1
 rc=$?
 set -e
