@@ -186,6 +186,19 @@ for m in 64 1024; do
 done
 [ $nsel -gt 0 ] || fail "the profile selects a mock-up for neither 64 nor 1024 B: $(cat "$prf")"
 
+# The command the job printed for applications works as printed (MPIGUIDE_REPORT=1: footer on
+# stderr), run from another directory.
+line=$(grep -A1 '^Run an application with them' "$work/job.out" | tail -n 1)
+case $line in "  srun --mpi=$plugin -N $nodes -n $tasks "*" ./app") ;; *) fail "job output has no srun line for applications: '$line'" ;; esac
+(cd / && eval "timeout 120 ${line% ./app} $(printf %q "$app") --sizes=64") >"$work/printed.out" 2>&1 ||
+    { show "$work/printed.out"; fail "the printed srun line failed"; }
+want=$(profile_alg 64)
+if [ -n "$want" ]; then
+    grep -qx "#@pgmpi alg MPI_Allgather 64 $want" "$work/printed.out" ||
+        { show "$work/printed.out"; fail "the printed srun line did not run $want for MPI_Allgather of 64 B"; }
+    echo "printed srun line: MPI_Allgather 64 B ran $want"
+fi
+
 # A launch with the wrong plugin fails at once, and tune says which launch failed. MPICH's
 # tasks become singletons (mpiguide's launcher check), Open MPI's stop in MPI_Init.
 set +e
