@@ -27,7 +27,7 @@ mpich) plugin=pmi2 wrong=pmix ;;
     ;;
 esac
 np=2
-job_limit_s=300 # the whole tune job; it takes 10-60 s
+job_limit_s=180 # the whole tune job; it takes 5-60 s
 out=$work/out
 
 fail() {
