@@ -79,8 +79,8 @@ port_free() {
 # Two adjacent free TCP ports (slurmctld, slurmd) from a random start, so clusters in different
 # directories, or a site's own Slurm on 6817/6818, do not collide.
 pick_ports() {
-    local try p
-    for try in $(seq 1 50); do
+    local p
+    for _ in $(seq 1 50); do
         p=$((20000 + RANDOM % 20000))
         if port_free "$p" && port_free $((p + 1)); then
             echo "$p"
@@ -157,16 +157,20 @@ stop_daemon() {
 
 do_stop() {
     [ -e "$marker" ] || {
-        [ -d "$dir" ] && say "$dir was not made by slurm-local.sh; nothing stopped" || say "not running ($dir does not exist)"
+        if [ -d "$dir" ]; then
+            say "$dir was not made by slurm-local.sh; nothing stopped"
+        else
+            say "not running ($dir does not exist)"
+        fi
         return 0
     }
     if our_pid slurmctld >/dev/null; then
         # Cancel the jobs first: their step daemons (slurmstepd) outlive slurmd.
         local ids k
-        ids=$(SLURM_CONF=$conf timeout 10 squeue -h -o %i 2>/dev/null || true)
-        if [ -n "$ids" ]; then
-            say "cancelling jobs $(echo $ids)"
-            SLURM_CONF=$conf timeout 10 scancel $ids 2>/dev/null || true
+        mapfile -t ids < <(SLURM_CONF=$conf timeout 10 squeue -h -o %i 2>/dev/null || true)
+        if [ ${#ids[@]} -gt 0 ]; then
+            say "cancelling jobs ${ids[*]}"
+            SLURM_CONF=$conf timeout 10 scancel "${ids[@]}" 2>/dev/null || true
             for k in $(seq 1 "$wait_s"); do
                 [ -z "$(SLURM_CONF=$conf timeout 10 squeue -h -o %i 2>/dev/null || true)" ] && break
                 sleep 1
@@ -192,11 +196,12 @@ do_start() {
     [ ! -e "$dir" ] || [ -z "$(ls -A "$dir")" ] ||
         die "$dir exists and was not made by slurm-local.sh; set MPIGUIDE_SLURM_DIR elsewhere"
     # munged wants its socket directory searchable by everyone, its key private.
-    mkdir -p "$dir" && chmod 755 "$dir" || die "cannot create $dir"
+    mkdir -p "$dir" || die "cannot create $dir"
+    chmod 755 "$dir"
     : >"$marker"
     mkdir -p "$dir/munge" "$dir/ctld" "$dir/spool" "$dir/tmp"
     chmod 755 "$dir/munge"
-    mkdir -p -m 700 "$dir/key"
+    mkdir "$dir/key" && chmod 700 "$dir/key"
     mungekey --create --keyfile="$dir/key/munge.key" 2>"$dir/mungekey.log" ||
         die "mungekey could not create $dir/key/munge.key: $(cat "$dir/mungekey.log")"
 
