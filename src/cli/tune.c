@@ -24,7 +24,7 @@
     "Runs `mpiguide check` in R launches through the launcher, analyses the merged\n"              \
     "launches, writes OUTDIR/profiles/, then measures the tuned library (LD_PRELOAD with\n"        \
     "MPIGUIDE_PROFILES) against the default and every mock-up in one more launch.\n"               \
-    "  --launcher CMD   how to start an MPI job (e.g. \"mpirun.openmpi -n 4\", \"srun\")\n"        \
+    "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
     "  -f INPUT         input file (as for check)\n"                                               \
     "  -o OUTDIR        output directory\n"                                                        \
     "  --launches R     check launches (default 3)\n"                                              \
