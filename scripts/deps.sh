@@ -5,9 +5,11 @@
 #   valgrind: memory checking of a test subset; clang: the fuzz harness (libFuzzer)
 #   dpkg-dev, file: the .deb's dependencies (CPack finds the ELF files with file, dpkg-shlibdeps
 #   names their packages), built by the package test
+# With arguments, installs those packages instead (scripts/slurm-local.sh: slurm-wlm munge).
 set -euo pipefail
 pkgs=(gcc make cmake pkg-config gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich
       valgrind clang procps dpkg-dev file)
+[ $# -eq 0 ] || pkgs=("$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

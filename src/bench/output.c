@@ -3,6 +3,7 @@
  * line on stderr (live on a terminal, plain lines otherwise). */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "launcher.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -70,6 +71,7 @@ int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *
         add(out, outlen, &pos, "#@irregular=%s\n#@rho=%g\n", o->irregular, o->rho);
     add(out, outlen, &pos, "#@mpi_library=%s\n#@hostname=%s\n#@date=%s\n", version, host, date);
     add(out, outlen, &pos, "#@mpiguide_version=%s\n", MPIGUIDE_VERSION);
+    add(out, outlen, &pos, "#@launcher=%s\n", mg_launcher(NULL));
     if (extra) add(out, outlen, &pos, "%s", extra);
     return MPI_SUCCESS;
 }

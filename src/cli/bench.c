@@ -2,12 +2,17 @@
  * a usage error is reported once (rank 0) and every rank exits with code 2 before anything is
  * measured. The measurement itself lives in src/bench/. */
 #include "bench/bench.h"
+#include "bench/launcher.h"
 #include "cli.h"
 #include "util/diag.h"
 #include <stdio.h>
 
 int mg_cmd_bench(int argc, char **argv) {
     MPI_Init(&argc, &argv);
+    if (mg_launcher_check()) {
+        MPI_Finalize();
+        return 1;
+    }
     int rank;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     mg_bench_opts o;

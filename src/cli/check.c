@@ -4,6 +4,7 @@
  * before anything is measured. */
 #include "analyze/analyze.h"
 #include "bench/bench.h"
+#include "bench/launcher.h"
 #include "cli.h"
 #include "cli_check.h"
 #include "util/diag.h"
@@ -114,6 +115,10 @@ int mg_cmd_check(int argc, char **argv) {
     int rank, rc = 0, nplan = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     mg_bench_opts *v = NULL;
+    if (mg_launcher_check()) {
+        MPI_Finalize();
+        return 1;
+    }
     char *text = shared_text(c.r.input, rank);
     rc = text ? mg_check_plan(text, c.r.input, c.r.quiet, rank == 0, &v, &nplan) : 2;
     free(text);

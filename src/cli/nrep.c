@@ -1,12 +1,17 @@
 /* `mpirun -np P mpiguide nrep [options]`: predicts the repetitions each (call, msize) needs and
  * writes the `test msize nrep` file that `bench --nrep-file` and the checker read. */
 #include "bench/bench.h"
+#include "bench/launcher.h"
 #include "cli.h"
 #include "util/diag.h"
 #include <stdio.h>
 
 int mg_cmd_nrep(int argc, char **argv) {
     MPI_Init(&argc, &argv);
+    if (mg_launcher_check()) {
+        MPI_Finalize();
+        return 1;
+    }
     int rank;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     mg_nrep_opts o;

@@ -2,6 +2,7 @@
  * collectives (all by default) on a few argument sets next to the library's own collective
  * and prints whether each result matched. A quick check that mpiguide is correct on this MPI;
  * the full argument matrix lives in the test suite. */
+#include "bench/launcher.h"
 #include "cli.h"
 #include "util/diag.h"
 #include <stdio.h>
@@ -125,6 +126,10 @@ int mg_cmd_selftest(int argc, char **argv) {
         wanted[c] = any = 1;
     }
     MPI_Init(&argc, &argv);
+    if (mg_launcher_check()) {
+        MPI_Finalize();
+        return 1;
+    }
     mpiguide_init();
     int rank, p, bad = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

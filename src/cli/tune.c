@@ -26,7 +26,7 @@
     "Runs `mpiguide check` in R launches through the launcher, analyses the merged\n"              \
     "launches, writes OUTDIR/profiles/, then measures the tuned library (LD_PRELOAD with\n"        \
     "MPIGUIDE_PROFILES) against the default and every mock-up in one more launch.\n"               \
-    "  --launcher CMD   how to start an MPI job (e.g. \"mpirun.openmpi -n 4\", \"srun\")\n"        \
+    "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
     "  -f INPUT         input file (as for check)\n"                                               \
     "  -o OUTDIR        output directory\n"                                                        \
     "  --launches R     check launches (default 3)\n"                                              \
@@ -94,16 +94,31 @@ static void add_quoted(char *cmd, size_t len, const char *s) {
     cmd[at] = 0;
 }
 
-/* Runs a shell command; returns its exit status (or 1 when it did not run). */
+/* Runs a shell command; returns its exit status (or 1 when it did not run). A failure is named
+ * here, with the command when --quiet did not show it: the launcher's own messages (srun:
+ * error: ...) rarely say which of tune's launches failed. */
 static int run(const char *what, const char *cmd, int quiet) {
     if (!quiet) fprintf(stderr, "mpiguide tune: %s\n  $ %s\n", what, cmd);
     fflush(NULL);
-    int st = system(cmd);
-    if (st == -1 || !WIFEXITED(st)) {
-        mg_error("tune", "%s: the command did not complete", what);
-        return 1;
+    int st = system(cmd), rc = 1;
+    if (st == -1) {
+        mg_error("tune", "%s: cannot run the shell: %s", what, strerror(errno));
+    } else if (WIFSIGNALED(st)) {
+        mg_error("tune", "%s: the launcher was killed by signal %d (%s)", what, WTERMSIG(st),
+                 strsignal(WTERMSIG(st)));
+    } else if ((rc = WEXITSTATUS(st)) == 127 || rc == 126) {
+        mg_error("tune",
+                 "%s: the launcher could not be started (exit code %d: %s); check --launcher", what,
+                 rc, rc == 127 ? "command not found" : "not executable");
+    } else if (rc) {
+        char why[64] = "";
+        if (rc > 128 && rc < 128 + 65)
+            snprintf(why, sizeof why, " (128 + %d: a task was killed by signal %d)", rc - 128,
+                     rc - 128);
+        mg_error("tune", "%s failed with exit code %d%s", what, rc, why);
     }
-    return WEXITSTATUS(st);
+    if (rc && quiet) fprintf(stderr, "  $ %s\n", cmd);
+    return rc;
 }
 
 static char *read_text(const char *path) {
@@ -199,6 +214,11 @@ int mg_cmd_tune(int argc, char **argv) {
         if (o.r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
         snprintf(what, sizeof what, "check launch %d of %d", k, o.launches);
         rc = run(what, cmd, o.r.quiet) ? 1 : 0;
+        if (rc)
+            mg_error("tune",
+                     "stopped; the raw data of the launches so far is in %s/raw (`mpiguide analyze "
+                     "%s` analyses it)",
+                     o.r.outdir, o.r.outdir);
     }
     char *dirs[1] = {(char *)o.r.outdir};
     if (!rc) {
@@ -211,6 +231,11 @@ int mg_cmd_tune(int argc, char **argv) {
         rc = 0;
         for (int i = 0; i < in.n && !rc; i++)
             rc = validate_line(&o, self, lib, &in.lines[i]) ? 1 : 0;
+        if (rc)
+            mg_error("tune",
+                     "stopped; the analysis of the check launches and the profiles are in %s "
+                     "(summary.txt, profiles/, report.html)",
+                     o.r.outdir);
         if (!rc) {
             mg_analyze_opts quiet = o.r.an;
             quiet.out = NULL;
