@@ -321,6 +321,35 @@ elseif(CASE STREQUAL "nrep")
       fail("asia.txt: '${r}' outside K..max")
     endif()
   endforeach()
+  # the time budget of one prediction: a rule that cannot hold (RSE below 1e-9) with a maximum
+  # of 10^7 observations would run for minutes; the budget ends each prediction, the rows hold
+  # the observations made and a warning names every cut prediction (issue 11, item 7)
+  header_value(pred.txt rt_bench_time_ms b)
+  if(NOT b STREQUAL "5000")
+    fail("pred.txt: default budget rt_bench_time_ms=${b}, expected 5000")
+  endif()
+  run(rc out err nrep --var-thres=1e-9 --rep-prediction=min=5,max=10000000,step=1
+      --rt-bench-time-ms=300 --calls-list=MPI_Allreduce --msizes-list=8,1024
+      --output-file=budget.txt ${Q})
+  if(NOT rc EQUAL 0)
+    fail("nrep with a budget: exit ${rc}:\n${err}")
+  endif()
+  foreach(m 8 1024)
+    if(NOT err MATCHES "mpiguide: warning: MPI_Allreduce default ${m}: the rule did not hold within the time budget of 300 ms")
+      fail("no budget warning for size ${m}:\n${err}")
+    endif()
+  endforeach()
+  file(STRINGS ${WORK}/budget.txt rows REGEX "^MPI_Allreduce [0-9]+ [0-9]+$")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 2)
+    fail("budget.txt: ${rows}")
+  endif()
+  foreach(r ${rows})
+    string(REGEX MATCH "[0-9]+$" k "${r}")
+    if(k LESS 1 OR k GREATER_EQUAL 10000000)
+      fail("budget.txt: '${r}' is not a count cut by the budget")
+    endif()
+  endforeach()
   # combined methods under round-time synchronisation, several algorithms
   run_ok(nrep --pred-method=rse,cov_mean --var-thres=0.05,0.05 --var-win=5
          --rep-prediction=min=10,max=80,step=5 --proc-sync=roundtime --calls-list=MPI_Bcast
