@@ -10,6 +10,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* ---- the machine: ranks per node against cores (machine.c) ---- */
+typedef struct mg_machine {
+    int node_ranks, node_cores;   /* this rank's node */
+    int over;                     /* this node has more ranks than cores */
+    int any_over;                 /* some node has (the same on every rank) */
+    int worst_ranks, worst_cores; /* the node with the most ranks beyond its cores */
+    int busy_poll;                /* MPICH, oversubscribed: its progress engine spins */
+} mg_machine;
+
+/* Collective over comm. Returns an MPI error code. */
+int mg_machine_probe(MPI_Comm comm, mg_machine *m);
+
 /* ---- harness: communicators, clock, synchronisation ---- */
 typedef struct mg_harness {
     MPI_Comm comm;  /* the calls under test run here (a duplicate of the world) */
@@ -26,6 +38,7 @@ typedef struct mg_harness {
     double slack;          /* time to agree on a start (seconds, same on all ranks) */
     double synced_at;      /* rank 0's clock at the last synchronisation */
     int yield;             /* more ranks than cores on this node: waiting loops yield */
+    mg_machine machine;
 } mg_harness;
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);

@@ -221,6 +221,7 @@ enum optid {
     O_WINDOW,
     O_FITPOINTS,
     O_EXCHANGES,
+    O_INTERLEAVE,
     O_HELP
 };
 
@@ -262,6 +263,7 @@ static const struct {
     {"window-size", O_WINDOW, ARG_REQUIRED},
     {"fitpoints", O_FITPOINTS, ARG_REQUIRED},
     {"exchanges", O_EXCHANGES, ARG_REQUIRED},
+    {"interleave", O_INTERLEAVE, ARG_REQUIRED},
     {"help", O_HELP, ARG_NONE},
 };
 
@@ -413,6 +415,8 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         if ((rc = mg_opt_i64(e, opt, v, 1, 100000, 0, &n))) return rc;
         o->exchanges = (int)n;
         return 0;
+    case O_INTERLEAVE:
+        return mg_opt_i64(e, opt, v, 1, 1000000, 0, &o->interleave);
     case O_HELP:
         o->help = 1;
         return 0;
@@ -444,6 +448,9 @@ static int validate(mg_perr *e, mg_bench_opts *o) {
         return mg_perr_fail(e, "--table",
                             "cannot be combined with --resume (the table needs every "
                             "measurement of this run)");
+    if (o->table && o->interleave)
+        return mg_perr_fail(e, "--interleave",
+                            "cannot be combined with --table (each cell is its own measurement)");
     if (o->table && o->nrep_file)
         return mg_perr_fail(e, "--table", "takes --nrep, not --nrep-file");
     if (o->table && o->ncalls) {
@@ -542,6 +549,8 @@ const char mg_bench_usage[] =
     "  --op=OP, --operation=OP     reduction op (default MPI_BOR)\n"
     "  --datatype=T                base datatype (default MPI_BYTE)\n"
     "  --shuffle, --shuffle-jobs   random order of (call, algorithm, size)\n"
+    "  --interleave=B              the algorithms of one (call, size) alternate in batches\n"
+    "                              of B observations (ABBA); budget: theirs together\n"
     "  --seed=S                    seed of --shuffle and random problems\n"
     "  --proc-sync=M               mpibarrier (MPI_Barrier), dissemination\n"
     "                              (dissem_barrier), window, roundtime (default)\n"

@@ -61,6 +61,7 @@ typedef struct mg_bench_opts {
     int table;                /* --table (src/bench/table.c) */
     double window_us;         /* --window-size (microseconds); 0: automatic */
     int fitpoints, exchanges; /* clock synchronisation: fit points, ping-pongs per point */
+    int64_t interleave;       /* --interleave: batch size; 0: one measurement after another */
     int help;
 } mg_bench_opts;
 

@@ -72,6 +72,12 @@ int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *
     add(out, outlen, &pos, "#@mpi_library=%s\n#@hostname=%s\n#@date=%s\n", version, host, date);
     add(out, outlen, &pos, "#@mpiguide_version=%s\n", MPIGUIDE_VERSION);
     add(out, outlen, &pos, "#@launcher=%s\n", mg_launcher(NULL));
+    /* said once per file: timings of more ranks than cores are not trustworthy */
+    const mg_machine *m = &h->machine;
+    add(out, outlen, &pos, "#@oversubscribed=%d\n", m->any_over);
+    if (m->any_over)
+        add(out, outlen, &pos, "#@node_ranks=%d\n#@node_cores=%d\n#@busy_poll=%d\n", m->worst_ranks,
+            m->worst_cores, m->busy_poll);
     if (extra) add(out, outlen, &pos, "%s", extra);
     return MPI_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include "rawdata/scan.h"
 #include "summary.h"
 #include "algorithms/irregular/problems.h"
+#include "runstate.h"
 #include "table.h"
 #include "util/file.h"
 #include <errno.h>
@@ -97,20 +98,10 @@ static int bcast_status(int st, MPI_Comm comm) {
 }
 
 /* ---- one measurement ---- */
-typedef struct runstate {
-    const mg_bench_opts *o;
-    mg_harness h;
-    mg_raw_writer w;
-    int write_raw, summary_header;
-    MPI_Datatype type;
-    MPI_Op op;
-    uint64_t seed;
-    int exit;
-    mg_progress pr;
-    mg_irrtab *table; /* --table */
-} runstate;
+typedef mg_runstate runstate;
 
-static void print_summary(runstate *rs, const mg_job *j, const mg_obs *o) {
+static void print_summary(runstate *rs, const mg_job *j, const double *rt, const int *flag,
+                          int64_t n_obs) {
     unsigned m = rs->o->summary;
     if (!rs->summary_header) {
         printf("# test alg msize n_valid%s%s%s%s\n", m & MG_SUMMARY_MIN ? " min" : "",
@@ -118,11 +109,11 @@ static void print_summary(runstate *rs, const mg_job *j, const mg_obs *o) {
                m & MG_SUMMARY_MEAN ? " mean" : "", m & MG_SUMMARY_MAX ? " max" : "");
         rs->summary_header = 1;
     }
-    double *v = malloc(sizeof(double) * (size_t)(o->n ? o->n : 1));
+    double *v = malloc(sizeof(double) * (size_t)(n_obs ? n_obs : 1));
     if (!v) return;
     size_t n = 0;
-    for (int64_t i = 0; i < o->n; i++)
-        if (o->gflag[i] == 0) v[n++] = o->runtime[i];
+    for (int64_t i = 0; i < n_obs; i++)
+        if (flag[i] == 0) v[n++] = rt[i];
     mg_bench_summary s;
     mg_bench_summarize(v, n, &s);
     printf("%s %s %lld %zu", mpiguide_collective_name(j->coll), j->algname, (long long)j->msize, n);
@@ -148,24 +139,21 @@ static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     return counts;
 }
 
-static int measure(runstate *rs, const mg_job *j) {
+int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_obs *obs,
+                 int *ready) {
     mg_harness *h = &rs->h;
     const mg_bench_opts *o = rs->o;
     const char *cname = mpiguide_collective_name(j->coll);
     char why[200] = "", where[300];
     snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
-    int rc = mg_harness_sync_clocks(h, 0);
-    if (rc != MPI_SUCCESS) return rc;
-
+    *ready = 0;
     int irregular = j->table_cell || (o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV ||
                                                           j->coll == MPIGUIDE_COLL_SCATTERV));
     int64_t *vcounts = problem_counts(rs, j, h->p);
-    mg_call c;
-    int bad = mg_call_setup(&c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
+    int bad = mg_call_setup(c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
                             o->root, h->comm, vcounts, why, sizeof why) != 0;
     free(vcounts);
-    mg_obs obs;
-    int obs_bad = bad || mg_obs_alloc(&obs, j->nrep, h->rank) != 0;
+    int obs_bad = bad || mg_obs_alloc(obs, obs_cap, h->rank) != 0;
     int any_bad;
     PMPI_Allreduce(&obs_bad, &any_bad, 1, MPI_INT, MPI_MAX, h->hcomm);
     if (any_bad) {
@@ -174,15 +162,16 @@ static int measure(runstate *rs, const mg_job *j) {
                why[0] ? why
                       : "out of memory for the "
                         "observation arrays");
-        if (!bad) mg_call_free(&c);
-        if (!obs_bad) mg_obs_free(&obs);
+        if (!bad) mg_call_free(c);
+        if (!obs_bad) mg_obs_free(obs);
         return MPI_SUCCESS;
     }
 
     /* probe: does the algorithm itself run (the decision is the same on every rank)? */
     int outcome = MPIGUIDE_RAN_DEFAULT;
     unsigned declined = 0;
-    rc = j->alg == MG_CALL_TUNED ? c.run(&c) : mpiguide_run(j->alg, &c.args, &outcome, &declined);
+    int rc =
+        j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, &declined);
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
         mg_progress_clear(&rs->pr);
@@ -190,11 +179,11 @@ static int measure(runstate *rs, const mg_job *j) {
                outcome == MPIGUIDE_FALLBACK_MEMORY ? "scratch need beyond size_msg_buffer_bytes"
                : outcome == MPIGUIDE_FALLBACK_OFF  ? "mpiguide is not initialised"
                                                    : "the algorithm declines these arguments");
-        goto out;
+        goto fail;
     }
     if (rc == MPI_SUCCESS && o->verify && j->alg != mpiguide_default_algorithm(j->coll)) {
         int bad_rank;
-        rc = mg_call_verify(&c, h->rank, &bad_rank);
+        rc = mg_call_verify(c, h->rank, &bad_rank);
         if (rc == MPI_SUCCESS && h->rank == 0) {
             mg_progress_clear(&rs->pr);
             if (bad_rank < 0) {
@@ -205,23 +194,41 @@ static int measure(runstate *rs, const mg_job *j) {
             }
         }
     }
-    for (int64_t i = 1; rc == MPI_SUCCESS && i < o->warmup; i++) rc = c.run(&c);
-    if (rc != MPI_SUCCESS) goto out;
+    for (int64_t i = 1; rc == MPI_SUCCESS && i < o->warmup; i++) rc = c->run(c);
+    if (rc != MPI_SUCCESS) goto fail;
+    *ready = 1;
+    return MPI_SUCCESS;
+fail:
+    mg_call_free(c);
+    mg_obs_free(obs);
+    return rc;
+}
 
-    mg_obs_plan plan = {j->nrep, o->time_ms / 1000.0, NULL, 0};
+void mg_meas_write(runstate *rs, const mg_job *j, const double *rt, const int *flag, int64_t n) {
+    const mg_bench_opts *o = rs->o;
+    const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
+    if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
+                          mg_raw_write_meas(&rs->w, mpiguide_collective_name(j->coll), j->algname,
+                                            j->msize, rt, flag, n))) {
+        mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
+    if (o->summary) print_summary(rs, j, rt, flag, n);
+    if (j->table_cell) mg_irrtab_note(rs->table, j, rt, flag, n);
+}
+
+static int measure(runstate *rs, const mg_job *j) {
+    mg_harness *h = &rs->h;
+    int rc = mg_harness_sync_clocks(h, 0), ready;
+    if (rc != MPI_SUCCESS) return rc;
+    mg_call c;
+    mg_obs obs;
+    rc = mg_meas_open(rs, j, j->nrep, &c, &obs, &ready);
+    if (rc != MPI_SUCCESS || !ready) return rc;
+    mg_obs_plan plan = {j->nrep, rs->o->time_ms / 1000.0, NULL, 0};
     if ((rc = mg_observe(h, &c, &plan, &obs)) != MPI_SUCCESS) goto out;
     if ((rc = mg_obs_collect(h, &obs)) != MPI_SUCCESS) goto out;
-    if (h->rank == 0) {
-        const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
-        if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
-                              mg_raw_write_meas(&rs->w, cname, j->algname, j->msize, obs.runtime,
-                                                obs.gflag, obs.n))) {
-            mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
-            rs->exit = 1;
-        }
-        if (o->summary) print_summary(rs, j, &obs);
-        if (j->table_cell) mg_irrtab_note(rs->table, j, obs.runtime, obs.gflag, obs.n);
-    }
+    if (h->rank == 0) mg_meas_write(rs, j, obs.runtime, obs.gflag, obs.n);
 out:
     mg_call_free(&c);
     mg_obs_free(&obs);
@@ -301,8 +308,8 @@ int mg_bench_run(const mg_bench_opts *o) {
 
     /* header and output */
     char extra[200];
-    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n", (unsigned long long)seed,
-             o->shuffle);
+    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n",
+             (unsigned long long)seed, o->shuffle, (long long)o->interleave);
     char *header = malloc(8192);
     if (header && mg_bench_header(&rs.h, o, 1, extra, header, 8192) != MPI_SUCCESS) st = 1;
     rs.write_raw = o->output_file || (!o->summary && !o->table);
@@ -322,17 +329,36 @@ int mg_bench_run(const mg_bench_opts *o) {
     int64_t todo = 0;
     for (int i = 0; i < jobs.n; i++) todo += !jobs.v[i].done;
     mg_progress_begin(&rs.pr, todo, o->quiet, rank);
-    for (int k = 0; k < jobs.n; k++) {
-        const mg_job *j = &jobs.v[order[k]];
+    mg_job *group = o->interleave ? malloc(sizeof(mg_job) * (size_t)(jobs.n ? jobs.n : 1)) : NULL;
+    for (int k = 0; k < jobs.n && !(o->interleave && !group); k++) {
+        mg_job *j = &jobs.v[order[k]];
         if (j->done) continue;
         mg_progress_step(&rs.pr, mpiguide_collective_name(j->coll), j->algname, j->msize);
-        if (measure(&rs, j) != MPI_SUCCESS) {
+        int ng = 1, rc;
+        if (group) { /* --interleave: every algorithm of this (call, msize) together */
+            ng = 0;
+            for (int i = k; i < jobs.n; i++) {
+                mg_job *g = &jobs.v[order[i]];
+                if (g->done || g->coll != j->coll || g->msize != j->msize) continue;
+                group[ng++] = *g;
+                g->done = 1;
+            }
+            rc = mg_measure_interleaved(&rs, group, ng);
+        } else {
+            rc = measure(&rs, j);
+        }
+        if (rc != MPI_SUCCESS) {
             mg_say(rank, 1, "bench", "an MPI call failed; stopping");
             st = 1;
             break;
         }
-        rs.pr.done++;
+        rs.pr.done += ng;
     }
+    if (o->interleave && !group) {
+        mg_say(rank, 1, "bench", "out of memory");
+        st = 1;
+    }
+    free(group);
     mg_progress_end(&rs.pr);
     if (!st && rs.table && rank == 0) mg_irrtab_print(rs.table, stdout);
     if (!st) st = rs.exit;
