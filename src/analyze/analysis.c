@@ -71,6 +71,21 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o) {
     header(a, "date", a->date, sizeof a->date);
     header(a, "datatype", a->datatype, sizeof a->datatype);
     header(a, "operation", a->operation, sizeof a->operation);
+    /* more ranks than cores in any launch, check or validation, makes every timing suspect */
+    for (int l = 0; l < ds->nlaunches; l++) {
+        const char *v = mg_dataset_header(ds, l, "oversubscribed");
+        if (!v || atoi(v) <= 0) continue;
+        const char *r = mg_dataset_header(ds, l, "node_ranks"),
+                   *c = mg_dataset_header(ds, l, "node_cores"),
+                   *b = mg_dataset_header(ds, l, "busy_poll");
+        if (!a->oversub ||
+            (r && atoi(r) - (c ? atoi(c) : 0) > a->oversub_ranks - a->oversub_cores)) {
+            a->oversub_ranks = r ? atoi(r) : 0;
+            a->oversub_cores = c ? atoi(c) : 0;
+        }
+        a->oversub = 1;
+        a->busy_poll |= b && atoi(b) > 0;
+    }
 
     /* MPI_Barrier: the synchronisation noise the barrier warning compares against */
     int barrier_name = mg_dataset_find_name(ds, "MPI_Barrier");
@@ -106,6 +121,7 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o) {
     mg_an_decide(a);
     if (mg_an_guideline_checks(a)) return -1;
     mg_an_tuned_results(a);
+    mg_an_validate(a);
     mg_an_find_missing(a, have_barrier);
     return 0;
 }
@@ -125,5 +141,7 @@ void mg_analysis_free(mg_analysis *a) {
     free(a->launches);
     for (int i = 0; i < a->nmissing; i++) free(a->missing[i]);
     free(a->missing);
+    for (int i = 0; i < a->nsyncnotes; i++) free(a->syncnotes[i]);
+    free(a->syncnotes);
     memset(a, 0, sizeof *a);
 }

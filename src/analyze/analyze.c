@@ -82,6 +82,16 @@ int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
         fprintf(t, "\nwritten: %s/summary.txt, %s/report.html, %s/tables/, %s/profiles/\n", outdir,
                 outdir, outdir, outdir);
     }
+    if (o->verdict) {
+        if (a.ntuned) {
+            fprintf(o->verdict,
+                    "\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default, "
+                    "interleaved, %d launch%s:\n",
+                    outdir, a.ntuned, a.ntuned == 1 ? "" : "es");
+            mg_print_tuned(&a, o->verdict);
+        }
+        mg_print_verdict(&a, outdir, o->verdict);
+    }
     rc = o->exit_code && a.nviol_brave > 0 ? 3 : 0;
 out:
     mg_analysis_free(&a);

@@ -31,6 +31,14 @@ typedef struct mg_cell {
     double tuned_median; /* NaN when not measured there */
 } mg_cell;
 
+/* What the validation of the tuned library (OUTDIR/tuned/) says about one size. */
+enum mg_val {
+    MG_VAL_NONE,     /* no validation data: the candidate stands (analyze of a plain check) */
+    MG_VAL_KEPT,     /* a profile entry, significantly faster in every validation launch */
+    MG_VAL_REJECTED, /* a candidate entry that did not hold up: removed from the profile */
+    MG_VAL_NOENTRY   /* no entry: tuned is the library's own collective (no-regression row) */
+};
+
 typedef struct mg_point { /* one collective at one message size */
     long long msize;
     mg_cell *cells;
@@ -38,9 +46,18 @@ typedef struct mg_point { /* one collective at one message size */
     int def;                     /* index of the default cell, -1 when the default is missing */
     int best;                    /* fastest violating mock-up (brave), -1 */
     int profile;                 /* cell chosen for the profile (violation and >= min-gain), -1 */
+    int candidate;               /* the profile cell before the validation, -1 */
     int checked;                 /* default and at least one tested mock-up */
     double tuned, tuned_default; /* medians of the tuned validation, NaN when absent */
     size_t tuned_n;
+    /* the validation (validate.c), per launch default median / tuned median */
+    int val;                 /* enum mg_val */
+    int val_launches;        /* validation launches with both series (>= 2 observations) */
+    int val_expected;        /* validation launches that measured this collective */
+    int val_faster;          /* of those tested, launches where tuned was faster by the median */
+    double val_p, val_p_adj; /* largest launch p-value of "tuned faster"; after correction */
+    double val_speedup;      /* median over the launches of the per-launch speed-up */
+    double val_speedup_min;  /* the smallest per-launch speed-up */
 } mg_point;
 
 typedef struct mg_mono { /* monotony between adjacent sizes of the default */
@@ -86,8 +103,18 @@ typedef struct mg_analysis {
     int ncell_viol_brave, ncell_viol_cautious; /* over (collective, size, mock-up) */
     int nmono_viol, nsplit_viol;
     double quality;
+    /* validation of the tuned library (validate.c) */
+    int nval_tests;              /* candidate entries tested: the family corrected together */
+    int nkept, nrejected;        /* entries (sizes) kept and rejected */
+    int nnoentry, nnoentry_slow; /* rows without an entry; of those, speed-up below 0.95 */
+    double val_min_speedup;      /* what a kept entry needs: 1 / (1 - min_gain / 2) */
+    /* the machine (raw headers of any launch, #@oversubscribed=) */
+    int oversub, oversub_ranks, oversub_cores, busy_poll;
     char **missing; /* incomplete data, one line each */
     int nmissing, capmissing;
+    char **syncnotes; /* observations flagged invalid by the sync, one line per cell */
+    int nsyncnotes, capsyncnotes;
+    size_t nsync_flagged, nsync_total; /* flagged rows and all rows of the check launches */
     char nodes[32], ppn[32], nprocs[32], library[256], date[64], datatype[64], operation[64];
 } mg_analysis;
 
@@ -109,15 +136,39 @@ int mg_an_pattern_checks(mg_analysis *a);
 void mg_an_decide(mg_analysis *a);
 int mg_an_guideline_checks(mg_analysis *a);
 void mg_an_tuned_results(mg_analysis *a);
+/* The validation: per candidate entry the tests of tuned against default in every validation
+ * launch; an entry is kept only when significant in every launch after the correction over all
+ * entries, faster by the median in every launch, and at least min_gain / 2 faster in the
+ * slowest launch; otherwise pt->profile becomes -1 (validate.c). */
+void mg_an_validate(mg_analysis *a);
+/* One test of candidate x against reference y (both sorted): x faster? 0, or -1. */
+int mg_an_test_series(int test, const mg_series *x, const mg_series *y, double *stat, double *p);
+/* The one mock-up of a v-collective's profile (profiles.c), -1 when none qualifies. */
+int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c);
+/* The validation verdict of a row of the tuned table, e.g. "kept" (tables.c). */
+const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, size_t n);
 void mg_an_find_missing(mg_analysis *a, int have_barrier);
 double mg_an_median_sorted(const double *v, size_t n); /* NaN for n = 0 */
 double mg_an_median_of(double *v, int n);              /* reorders v; NaN for n = 0 */
+
+/* The verdict (verdict.c): three short lines for the top of the report and the end of tune. */
+typedef struct mg_verdict {
+    char violations[256]; /* violations found, quality score */
+    char entries[512];    /* profile entries kept / rejected, validated speed-ups */
+    char machine[256];    /* "timings are not trustworthy: ..." or empty */
+} mg_verdict;
+void mg_verdict_of(const mg_analysis *a, mg_verdict *v);
+const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n);
+/* The verdict on f, with where the report is when outdir is not NULL. */
+void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f);
 
 /* Writers (return 0, or -1 with a message on stderr naming the file). */
 int mg_write_tables(const mg_analysis *a, const char *outdir);
 int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also);
 int mg_write_profiles(const mg_analysis *a, const char *outdir);
 int mg_write_report(const mg_analysis *a, const char *outdir);
+/* Prints the tuned validation table (tables/tuned.txt) to f. */
+void mg_print_tuned(const mg_analysis *a, FILE *f);
 /* Prints comparer c's table of one collective (aligned, units) to f. */
 void mg_print_comparer(const mg_analysis *a, int comparer, const mg_coll_result *c, FILE *f);
 /* The profile text of one collective into buf (NULL when it has no entries); caller frees. */

@@ -23,8 +23,10 @@ typedef struct {
     int alg; /* name index */
 } range;
 
-/* The cell of alg at q when it qualifies for a profile entry there, else NULL. */
+/* The cell of alg at q when it qualifies for a profile entry there, else NULL. A size the
+ * validation rejected qualifies no mock-up. */
 static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int alg) {
+    if (q->val == MG_VAL_REJECTED) return NULL;
     for (int r = 0; r < q->ncells; r++) {
         const mg_cell *m = &q->cells[r];
         if (m->alg == alg && m->violation &&
@@ -36,7 +38,7 @@ static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int al
 
 /* The one mock-up for a v-collective: it qualifies at every checked size; among those, the
  * largest geometric-mean slowdown. -1 when none. */
-static int v_choice(const mg_analysis *a, const mg_coll_result *c) {
+int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c) {
     int best = -1;
     double best_score = 0;
     for (int pi = 0; pi < c->npoints; pi++)
@@ -69,7 +71,7 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
     int nr = 0;
     int vcoll = mg_is_vcollective(cname);
     if (vcoll) {
-        int alg = v_choice(a, c);
+        int alg = mg_an_v_choice(a, c);
         if (alg >= 0) r[nr++] = (range){0, 0, alg};
     } else {
         for (int pi = 0; pi < c->npoints; pi++) {
@@ -88,27 +90,50 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
         free(r);
         return NULL;
     }
-    char head[1024];
+    char head[1024], val[256] = "";
+    if (a->ntuned)
+        snprintf(val, sizeof val,
+                 "# validated in %d launch%s of the tuned library: kept only when significantly "
+                 "faster than the default in every one, at least %.3gx (#@validated lines)\n",
+                 a->ntuned, a->ntuned == 1 ? "" : "es", a->val_min_speedup);
     snprintf(head, sizeof head,
              "# written by `mpiguide analyze`\n"
              "# entries: violations after %s correction (alpha %g, %s, %d launch%s) at least "
-             "%g%% faster than the default\n%s",
+             "%g%% faster than the default\n%s%s",
              mg_correction_name(a->opts.correction), a->opts.alpha, mg_test_name(a->opts.test),
              a->nlaunches, a->nlaunches == 1 ? "" : "es", a->opts.min_gain * 100,
              vcoll ? "# one range for all sizes: the mock-up qualified at every measured size\n"
                    : "# ranges span adjacent measured sizes that chose the same mock-up; other "
-                     "sizes run the default\n");
-    const mg_profile_kv prov[] = {
-        {"mpi_library", a->library}, {"nodes", a->nodes},         {"ppn", a->ppn},
-        {"datatype", a->datatype},   {"operation", a->operation}, {"date", a->date}};
+                     "sizes run the default\n",
+             val);
+    /* provenance, then one #@validated line per kept size */
+    enum { NPROV = 6 };
+    mg_profile_kv *prov = malloc(sizeof *prov * (size_t)(NPROV + c->npoints));
+    char(*vtext)[200] = malloc(sizeof *vtext * (size_t)(c->npoints ? c->npoints : 1));
     mg_profile_wrange *w = malloc((size_t)nr * sizeof *w);
     char *text = NULL;
-    if (w) {
+    if (w && prov && vtext) {
+        const mg_profile_kv base[NPROV] = {
+            {"mpi_library", a->library}, {"nodes", a->nodes},         {"ppn", a->ppn},
+            {"datatype", a->datatype},   {"operation", a->operation}, {"date", a->date}};
+        int nprov = NPROV;
+        memcpy(prov, base, sizeof base);
+        for (int pi = 0; pi < c->npoints; pi++) {
+            const mg_point *pt = &c->points[pi];
+            if (pt->val != MG_VAL_KEPT) continue;
+            snprintf(vtext[pi], sizeof vtext[pi],
+                     "%lld %s speedup=%.4g min_speedup=%.4g launches=%d p=%.3g", pt->msize,
+                     mg_name(a, pt->cells[pt->candidate].alg), pt->val_speedup, pt->val_speedup_min,
+                     pt->val_launches, pt->val_p_adj);
+            prov[nprov++] = (mg_profile_kv){"validated", vtext[pi]};
+        }
         for (int i = 0; i < nr; i++)
             w[i] = (mg_profile_wrange){vcoll ? 0 : r[i].lo, vcoll ? INT64_MAX : r[i].hi,
                                        mg_name(a, r[i].alg)};
-        text = mg_profile_render(cname, p, prov, (int)(sizeof prov / sizeof prov[0]), head, w, nr);
+        text = mg_profile_render(cname, p, prov, nprov, head, w, nr);
     }
+    free(prov);
+    free(vtext);
     free(w);
     free(r);
     return text;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* One launch: is x (the candidate) faster than y (the reference)? Both sorted. */
-static int test_once(int test, const mg_series *x, const mg_series *y, double *stat, double *p) {
+int mg_an_test_series(int test, const mg_series *x, const mg_series *y, double *stat, double *p) {
     mg_test_result r;
     int rc;
     switch (test) {
@@ -39,7 +39,7 @@ void mg_an_test_cells(const mg_analysis *a, const mg_cell *x, const mg_cell *y, 
         const mg_series *sx = x->series[l], *sy = y->series[l];
         if (!sx || !sy || sx->n < 2 || sy->n < 2) continue;
         double st, pv;
-        if (test_once(a->opts.test, sx, sy, &st, &pv)) continue;
+        if (mg_an_test_series(a->opts.test, sx, sy, &st, &pv)) continue;
         (*tested)++;
         if (mg_an_median_sorted(sx->v, sx->n) < mg_an_median_sorted(sy->v, sy->n)) (*faster)++;
         if (isnan(*p) || pv > *p) {

@@ -416,7 +416,7 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         o->exchanges = (int)n;
         return 0;
     case O_INTERLEAVE:
-        return mg_opt_i64(e, opt, v, 1, 1000000, 0, &o->interleave);
+        return mg_opt_i64(e, opt, v, 0, 1000000, 0, &o->interleave);
     case O_HELP:
         o->help = 1;
         return 0;
