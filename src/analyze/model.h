@@ -162,6 +162,28 @@ const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n);
 /* The verdict on f, with where the report is when outdir is not NULL. */
 void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f);
 
+/* Profile agreement of two outputs (agreement.c): entries (collective, p, msize) -> mock-up. */
+typedef struct mg_pentry {
+    int coll, p;
+    long long msize;
+    int alg; /* algorithm id (catalog) */
+} mg_pentry;
+typedef struct mg_agreement {
+    int same, different, only_a, only_b;
+    double jaccard; /* same / all entries of either; 1 when neither has any */
+} mg_agreement;
+typedef struct mg_pdiff { /* an entry the two sides disagree on */
+    mg_pentry at;         /* its collective, p, msize */
+    int alg_a, alg_b;     /* what each side selects there; -1: the default (no entry) */
+} mg_pdiff;
+/* Sorts both lists and counts; with diff (room for na + nb) also lists the disagreements. */
+void mg_agreement_of(mg_pentry *a, int na, mg_pentry *b, int nb, mg_agreement *r, mg_pdiff *diff,
+                     int *ndiff);
+/* The entries of dir/profiles at the sizes a or other measured (*out: malloc'd, caller frees).
+ * 0, or -1 when the profiles cannot be read (a message said why). */
+int mg_entries_of(const char *dir, const mg_analysis *a, const mg_analysis *other, mg_pentry **out,
+                  int *n);
+
 /* Writers (return 0, or -1 with a message on stderr naming the file). */
 int mg_write_tables(const mg_analysis *a, const char *outdir);
 int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also);
