@@ -155,6 +155,8 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, arg);
     snprintf(arg, sizeof arg, "MPIGUIDE_PROFILES=%s/profiles", o->r.outdir);
     add_quoted(cmd, sizeof cmd, arg);
+    /* the profile itself is on trial, without the guard's samples of the default */
+    add_quoted(cmd, sizeof cmd, "MPIGUIDE_GUARD=0");
     add_quoted(cmd, sizeof cmd, self);
     add_quoted(cmd, sizeof cmd, "bench");
     for (int i = 0; i < l->argc; i++) add_quoted(cmd, sizeof cmd, l->argv[i]);

@@ -156,6 +156,15 @@ static int flag(const mg_env *env, const char *name, int *errors, mg_diag_fn dia
     return 0;
 }
 
+/* MPIGUIDE_GUARD is a safety net, on unless switched off: a bad value keeps it on. */
+static int guard_flag(const mg_env *env, int *errors, mg_diag_fn diag, void *ctx) {
+    const char *v = env->get(env->ctx, "MPIGUIDE_GUARD");
+    if (!v || !*v || !strcmp(v, "1")) return 1;
+    if (!strcmp(v, "0")) return 0;
+    *errors += say(diag, ctx, 1, "MPIGUIDE_GUARD", "expected 0 or 1, not `%s`; taken as 1", v);
+    return 1;
+}
+
 static const char *nonempty(const char *v) {
     return v && *v ? v : NULL;
 }
@@ -215,6 +224,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     if (s->off) return 0; /* nothing read, nothing reported */
     s->strict = flag(env, "MPIGUIDE_STRICT", &errors, diag, ctx);
     s->verify = flag(env, "MPIGUIDE_VERIFY", &errors, diag, ctx);
+    s->guard = guard_flag(env, &errors, diag, ctx);
     int use_argv = flag(env, "MPIGUIDE_ARGV", &errors, diag, ctx);
     const char *rep = nonempty(env->get(env->ctx, "MPIGUIDE_REPORT"));
     if (rep && strcmp(rep, "0")) {

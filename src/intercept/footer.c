@@ -2,6 +2,7 @@
  * fixed-size table of (collective, msize) -> algorithm that ran last, `#@pgmpi config` lines,
  * and `#@mpiguide calls` counters. Counts are rank 0's own calls, except the verification
  * counters, which are summed over all ranks. */
+#include "guard.h"
 #include "intercept.h"
 #include "util/diag.h"
 #include <errno.h>
@@ -13,9 +14,9 @@ _Atomic uint64_t mg_counts[MPIGUIDE_COLL_COUNT][MG_N_COUNT];
 int mg_report_on;
 
 static const char *const counter_names[MG_N_COUNT] = {
-    "total",           "mockup",         "fallback_memory", "fallback_args", "fallback_threads",
-    "fallback_userop", "fallback_pool",  "optout",          "large_count",   "other",
-    "verified",        "verify_mismatch"};
+    "total",           "mockup",        "fallback_memory", "fallback_args", "fallback_threads",
+    "fallback_userop", "fallback_pool", "optout",          "large_count",   "other",
+    "guard_default",   "verified",      "verify_mismatch"};
 
 #define SEEN_BITS  10
 #define SEEN_SLOTS (1u << SEEN_BITS)
@@ -120,6 +121,7 @@ void mg_report_write(void) {
         }
         fprintf(f, "%s\n", line);
     }
+    mg_guard_report(f);
     if (f != stderr)
         fclose(f);
     else

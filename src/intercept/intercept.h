@@ -49,6 +49,7 @@ enum mg_counter {
     MG_N_OPTOUT,     /* the communicator has mpiguide_off=true */
     MG_N_LARGE,      /* MPI-4 large-count call whose size does not fit int */
     MG_N_OTHER,      /* message size found no room in the alg-line table */
+    MG_N_GUARD,      /* the guard ran the default instead of the entry's mock-up */
     MG_N_VERIFIED,   /* MPIGUIDE_VERIFY: compared with the default */
     MG_N_MISMATCH,   /* ... and differed */
     MG_N_COUNT

@@ -4,6 +4,7 @@
  * algorithm or the default. Every input is identical on all ranks of the communicator. */
 #include "intercept.h"
 #include "core/scratch.h"
+#include "guard.h"
 #include <stdlib.h>
 
 unsigned char mg_on[MPIGUIDE_COLL_COUNT];
@@ -33,6 +34,8 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
             o = -2;
         switch (o) {
         case MPIGUIDE_RAN_MOCKUP:
+            /* a profile's entry checks itself (guard.c); unsampled calls come back here */
+            if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, A, a, &s, msize, rc)) return 1;
             mg_count(coll, MG_N_MOCKUP);
             seen(coll, msize, alg);
             *rc = mg_rt.s.verify ? mg_verify_run(A, a, &s, msize) : mg_dispatch_run(A, a, &s);
@@ -126,12 +129,23 @@ void mg_intercept_start(int argc, char **argv) {
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] = mg_report_on || mg_rt.s.forced[c] >= 0 || has_profile(c);
+    /* the guard works on every rank or on none: its first call on a communicator is collective */
+    int guard = mg_rt.s.guard && mg_rt.sel.nprof && !mg_threads;
+    if (guard) {
+        int ok = mg_guard_start() == MPI_SUCCESS;
+        PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!ok) mg_guard_stop();
+        guard = ok;
+    }
+    mg_rt.s.guard = guard;
 }
 
 void mg_intercept_stop(void) {
     memset(mg_on, 0, sizeof mg_on);
     mg_general = 0;
+    if (mg_rt.usable && !mg_rt.s.off && mg_report_on) mg_guard_agree();
     if (mg_rt.usable && !mg_rt.s.off) mg_report_write();
+    mg_guard_stop();
     mg_comm_stop();
     free(mg_lasthit);
     mg_lasthit = NULL;

@@ -306,11 +306,19 @@ set_target_properties(intercept_alloc PROPERTIES ENABLE_EXPORTS ON
 ic_test(alloc_forced NP 2 RUN env MPIGUIDE_REPORT=1
   MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast $<TARGET_FILE:intercept_alloc>
   EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
-    "calls MPI_Allreduce total=10000 mockup=10000 ")
+    "calls MPI_Allreduce total=10001 mockup=10001 ")
 ic_test(alloc_tuned NP 2 RUN env MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${IC}/big
   $<TARGET_FILE:intercept_alloc>
   EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
-    "calls MPI_Allreduce total=10000 mockup=0 ")
+    "calls MPI_Allreduce total=10001 mockup=0 ")
+# tuned with an entry for every call: the guard samples, decides and agrees in the loop
+file(WRITE ${IC}/allsizes/allreduce_p2.prf
+  "MPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+ic_test(alloc_guard NP 2 RUN env MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${IC}/allsizes
+  $<TARGET_FILE:intercept_alloc>
+  EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
+    "calls MPI_Allreduce total=10001 mockup=[0-9]+ .* guard_default=[1-9]"
+    "guard MPI_Allreduce p=2 msize=4 alg=allreduce_as_reduce_bcast calls=10001 ")
 
 # --- `mpiguide profile check` (no MPI) ---
 function(ic_cli name)
