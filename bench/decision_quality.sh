@@ -74,7 +74,7 @@ for mpi in $mpis; do
       # shellcheck disable=SC2086
       timeout 1200 $launcher env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$dir/A/profiles" MPIGUIDE_GUARD=0 "$bin" bench \
         $args --calls-list="$call" --algs=default,tuned --interleave=10 --shuffle --quiet \
-        --output-file="$rem/tuned/launch-$k/$call.dat" >/dev/null
+        --output-file="$rem/tuned/launch-$k/$call.dat" </dev/null >/dev/null
     done <"$input"
   done
   timeout 600 "$bin" analyze -s "$rem" >/dev/null 2>&1 || true

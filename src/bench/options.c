@@ -416,6 +416,7 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         o->exchanges = (int)n;
         return 0;
     case O_INTERLEAVE:
+        o->interleave_given = 1;
         return mg_opt_i64(e, opt, v, 0, 1000000, 0, &o->interleave);
     case O_HELP:
         o->help = 1;

@@ -62,6 +62,7 @@ typedef struct mg_bench_opts {
     double window_us;         /* --window-size (microseconds); 0: automatic */
     int fitpoints, exchanges; /* clock synchronisation: fit points, ping-pongs per point */
     int64_t interleave;       /* --interleave: batch size; 0: one measurement after another */
+    int interleave_given;     /* --interleave was given (check's lines interleave by default) */
     int help;
 } mg_bench_opts;
 
