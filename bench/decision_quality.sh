@@ -50,7 +50,7 @@ for mpi in $mpis; do
   lib=$(readlink -f "$tree/lib/libmpiguide.so")
   [ -x "$bin" ] && [ -f "$lib" ] || { echo "decision_quality: no build in $tree (scripts/build.sh $mpi)" >&2; exit 1; }
   launcher="mpirun.$mpi -np $np"
-  [ "$mpi" = openmpi ] && launcher="$launcher --oversubscribe"
+  [ "$mpi" = openmpi ] && [ "$np" -gt "$(nproc)" ] && launcher="$launcher --oversubscribe"
   dir=$out/$mpi
   rm -rf "$dir" && mkdir -p "$dir"
   for run in A B; do
