@@ -110,10 +110,9 @@ static const struct {
 };
 #define NOPCLASS (sizeof op_class_table / sizeof op_class_table[0])
 
-const char *const mg_op_names_all[] = {
+const char *const mg_op_names_all[MG_NOPS_ALL] = {
     "MPI_MAX",  "MPI_MIN", "MPI_SUM",  "MPI_PROD",   "MPI_LAND",   "MPI_LOR",     "MPI_LXOR",
     "MPI_BAND", "MPI_BOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
-const int mg_nops_all = (int)(sizeof mg_op_names_all / sizeof mg_op_names_all[0]);
 
 int mg_op_class(const char *name) {
     if (name && !strcmp(name, "user")) return MG_OPC_USER;
@@ -126,4 +125,10 @@ const char *mg_opclass_name(int opclass) {
     static const char *const names[MG_OPC_COUNT] = {"none", "arith", "minmax",  "logic",
                                                     "bit",  "loc",   "replace", "user"};
     return opclass >= 0 && opclass < MG_OPC_COUNT ? names[opclass] : "none";
+}
+
+const char *mg_library_kind(const char *version) {
+    if (strstr(version, "Open MPI")) return "openmpi";
+    if (strstr(version, "MPICH")) return "mpich";
+    return "unknown";
 }

@@ -136,6 +136,10 @@ int mg_op_known(const char *name);
 /* 1 when MPI allows op on the datatype (MPI-3.1 section 5.9.2). */
 int mg_op_allowed(const char *op, const char *type);
 
+/* Classifies a MPI_Get_library_version string: "openmpi", "mpich" or "unknown" (the library's
+ * check of the running MPI, and `plan --from` with a record of another MPI). */
+const char *mg_library_kind(const char *version);
+
 /* ---- op classes: what a measurement with one op says about calls with another ----
  * Reductions whose ops do the same kind of work per element cost alike; tuned mode applies a
  * profile to a reduction only when the op class of the call is the one the profile was
@@ -154,8 +158,9 @@ enum mg_opclass {
 /* Class of an op named as in MPI ("MPI_SUM") or "user"; MG_OPC_NONE when unknown. */
 int mg_op_class(const char *name);
 const char *mg_opclass_name(int opclass); /* "arith", ...; "none" */
-/* The predefined ops by index (0 .. mg_nops_all - 1), for tables keyed by handle. */
-extern const char *const mg_op_names_all[];
-extern const int mg_nops_all;
+/* The predefined ops by index, for tables keyed by handle (src/intercept/ops.def lists the
+ * same ops in the same order). */
+#define MG_NOPS_ALL 14
+extern const char *const mg_op_names_all[MG_NOPS_ALL];
 
 #endif

@@ -62,7 +62,7 @@ int mg_rec_top_uncovered(const mg_record *r, mg_rec_gap *out, int n) {
         const mg_rec_row *w = &r->rows[i];
         double rest_t = w->time_s - w->covered_s;
         for (int k = 0; k <= w->nsizes; k++) {
-            mg_rec_gap g = {w->coll, w->p, -1, w->lo, w->hi, 0, 0};
+            mg_rec_gap g = {w->coll, w->p, w->datatype, w->op, -1, w->lo, w->hi, 0, 0};
             if (k < w->nsizes) {
                 const mg_rec_size *z = &w->sizes[k];
                 g.msize = z->msize;

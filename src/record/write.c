@@ -86,15 +86,17 @@ char *mg_record_render(const mg_record *r) {
     if (ng) mg_sbuf_printf(&b, "# next to tune (uncovered, most time first):\n");
     for (int i = 0; i < ng; i++) {
         if (gap[i].msize >= 0)
-            mg_sbuf_printf(&b, "#   %s p=%d %lld bytes: %llu calls, %.6g s (%.1f %%)\n",
+            mg_sbuf_printf(&b, "#   %s p=%d %lld bytes %s %s: %llu calls, %.6g s (%.1f %%)\n",
                            mg_coll_name(gap[i].coll), gap[i].p, (long long)gap[i].msize,
-                           (unsigned long long)gap[i].calls, gap[i].time_s,
-                           pct(gap[i].time_s, c.time_s));
+                           gap[i].datatype, gap[i].op, (unsigned long long)gap[i].calls,
+                           gap[i].time_s, pct(gap[i].time_s, c.time_s));
         else
             mg_sbuf_printf(
-                &b, "#   %s p=%d other sizes in %lld-%lld bytes: %llu calls, %.6g s (%.1f %%)\n",
+                &b,
+                "#   %s p=%d other sizes in %lld-%lld bytes %s %s: %llu calls, %.6g s (%.1f %%)\n",
                 mg_coll_name(gap[i].coll), gap[i].p, (long long)gap[i].lo, (long long)gap[i].hi,
-                (unsigned long long)gap[i].calls, gap[i].time_s, pct(gap[i].time_s, c.time_s));
+                gap[i].datatype, gap[i].op, (unsigned long long)gap[i].calls, gap[i].time_s,
+                pct(gap[i].time_s, c.time_s));
     }
     mg_sbuf_printf(&b, "#@end=%d\n", r->nrows);
     return mg_sbuf_take(&b);
