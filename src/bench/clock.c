@@ -159,6 +159,7 @@ int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
     h->exchanges = o->exchanges;
     h->window = o->window_us * 1e-6;
     h->barrier_count = o->barrier_count;
+    h->batch = o->batch > 0 ? o->batch : 1;
     h->yield = oversubscribed(h->hcomm);
     rc = mg_harness_sync_clocks(h, 1);
     if (rc == MPI_SUCCESS && !h->need_clock) rc = measure_slack(h);
