@@ -1,9 +1,10 @@
-/* `mpiguide tune --launcher "mpirun -n 4" -f INPUT -o OUTDIR [--launches R]`: runs without
- * mpirun. Launches `check` R times, analyses the merged launches (profiles only for violations
- * that hold on the merge), then launches a validation that measures the tuned library through
- * the real intercepted MPI_* calls (LD_PRELOAD + MPIGUIDE_PROFILES) next to the default and
- * every mock-up, interleaved, and prints Default / best mock-up / Tuned per (collective, size)
- * from the analysis (tables/tuned.txt). */
+/* `mpiguide tune --launcher "mpirun -n 4" -f INPUT|--for RECORD -o OUTDIR [--launches R]`: runs
+ * without mpirun. With --for, the input is OUTDIR/plan.txt, planned from an application's
+ * record (`mpiguide plan`). Launches `check` R times, analyses the merged launches (profiles only
+ * for violations that hold on the merge), then launches a validation that measures the tuned
+ * library through the real intercepted MPI_* calls (LD_PRELOAD + MPIGUIDE_PROFILES) next to the
+ * default and every mock-up, interleaved, and prints Default / best mock-up / Tuned per
+ * (collective, size) from the analysis (tables/tuned.txt). */
 #define _GNU_SOURCE /* dladdr, realpath */
 #include "analyze/analyze.h"
 #include "cli.h"
@@ -22,12 +23,15 @@
 #include <unistd.h>
 
 #define TUNE_USAGE                                                                                 \
-    "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT -o OUTDIR [options]\n"               \
+    "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT|--for RECORD -o OUTDIR [options]\n"  \
     "Runs `mpiguide check` in R launches through the launcher, analyses the merged\n"              \
     "launches, writes OUTDIR/profiles/, then measures the tuned library (LD_PRELOAD with\n"        \
     "MPIGUIDE_PROFILES) against the default and every mock-up in one more launch.\n"               \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
     "  -f INPUT         input file (as for check)\n"                                               \
+    "  --for RECORD     tune for an application: plan from its record (MPIGUIDE_RECORD) into\n"    \
+    "                   OUTDIR/plan.txt first; --cover F, --np N, --nrep N, --time-ms T,\n"        \
+    "                   --back-to-back N as for `mpiguide plan`\n"                                 \
     "  -o OUTDIR        output directory\n"                                                        \
     "  --launches R     check launches (default 3)\n"                                              \
     "  --quiet          no progress lines from the launches\n"                                     \
@@ -38,12 +42,20 @@ typedef struct tune_opts {
     mg_run_opts r;
     const char *launcher;
     int launches;
+    const char *record; /* --for */
+    mg_plan_opts plan;
+    int plan_flags; /* planning flags given */
+    char planfile[4200];
 } tune_opts;
 
 static int parse_tune(int argc, char **argv, tune_opts *o) {
     mg_run_opts_init(&o->r);
     o->launcher = NULL;
     o->launches = 3;
+    o->record = NULL;
+    o->plan_flags = 0;
+    mg_plan_defaults(&o->plan);
+    o->plan.mpi = MG_BUILT_MPI;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -63,8 +75,20 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
                 return 2;
             }
             o->launches = (int)r;
+        } else if (mg_flag_is(a, "--for")) {
+            int used;
+            o->record = mg_flag_value(argc, argv, i, "--for", &used);
+            if (!o->record || !*o->record) {
+                mg_error("--for", "missing value (the record of the application)");
+                return 2;
+            }
+            i += used - 1;
         } else {
-            int used = mg_run_opts_parse(argc, argv, i, &o->r, "tune");
+            int used = mg_plan_parse_flag(argc, argv, i, &o->plan);
+            if (used)
+                o->plan_flags = 1;
+            else
+                used = mg_run_opts_parse(argc, argv, i, &o->r, "tune");
             if (used < 0) return 2;
             i += used - 1;
         }
@@ -72,6 +96,19 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
     if (!o->launcher) {
         mg_error("tune", "--launcher is required");
         return 2;
+    }
+    if (o->record && o->r.input) {
+        mg_error("--for", "takes the place of -f (the input is planned from the record)");
+        return 2;
+    }
+    if (o->plan_flags && !o->record) {
+        mg_error("tune", "--cover, --np, --nrep, --time-ms and --back-to-back plan from a record: "
+                         "they need --for RECORD");
+        return 2;
+    }
+    if (o->record && o->r.outdir) {
+        snprintf(o->planfile, sizeof o->planfile, "%s/plan.txt", o->r.outdir);
+        o->r.input = o->planfile;
     }
     return mg_run_opts_require(&o->r, "tune");
 }
@@ -127,7 +164,7 @@ static char *read_text(const char *path) {
 
 /* The validation launch of one input line: every algorithm plus `tuned`, interleaved. */
 static int validate_line(const tune_opts *o, const char *self, const char *lib,
-                         const mg_input_line *l) {
+                         const mg_input_line *l, const char *stem) {
     char cmd[16384], arg[4200];
     snprintf(cmd, sizeof cmd, "%s env", o->launcher);
     snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
@@ -141,7 +178,7 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, arg);
     add_quoted(cmd, sizeof cmd, "--algs=all,tuned");
     add_quoted(cmd, sizeof cmd, "--shuffle");
-    snprintf(arg, sizeof arg, "--output-file=%s/tuned/%s.dat", o->r.outdir, l->call);
+    snprintf(arg, sizeof arg, "--output-file=%s/tuned/%s.dat", o->r.outdir, stem);
     add_quoted(cmd, sizeof cmd, arg);
     if (o->r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
     char what[256];
@@ -168,6 +205,18 @@ static int print_tuned(const char *outdir) {
 int mg_cmd_tune(int argc, char **argv) {
     tune_opts o;
     if (parse_tune(argc, argv, &o)) return 2;
+    if (o.record) {
+        char mk[8400] = "mkdir -p";
+        add_quoted(mk, sizeof mk, o.r.outdir);
+        if (system(mk) != 0) {
+            mg_error(o.r.outdir, "cannot create the output directory");
+            return 1;
+        }
+        int prc = mg_plan_write(o.record, &o.plan, o.planfile);
+        if (prc) return prc;
+        if (!o.r.quiet)
+            fprintf(stderr, "mpiguide tune: planned from %s into %s\n", o.record, o.planfile);
+    }
     char *text = read_text(o.r.input);
     if (!text) {
         mg_error(o.r.input, "cannot read input file: %s", strerror(errno));
@@ -229,8 +278,15 @@ int mg_cmd_tune(int argc, char **argv) {
     int verdict = rc;
     if (rc == 0 || rc == 3) {
         rc = 0;
-        for (int i = 0; i < in.n && !rc; i++)
-            rc = validate_line(&o, self, lib, &in.lines[i]) ? 1 : 0;
+        int *colls = malloc(sizeof(int) * (size_t)(in.n ? in.n : 1));
+        for (int i = 0; colls && i < in.n; i++) colls[i] = mg_coll_lookup(in.lines[i].call);
+        if (!colls) rc = 1;
+        for (int i = 0; i < in.n && !rc; i++) {
+            char stem[128];
+            mg_line_stem(colls, i, stem, sizeof stem);
+            rc = validate_line(&o, self, lib, &in.lines[i], stem) ? 1 : 0;
+        }
+        free(colls);
         if (rc)
             mg_error("tune",
                      "stopped; the analysis of the check launches and the profiles are in %s "

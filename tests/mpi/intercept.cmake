@@ -369,3 +369,31 @@ ic_cli(profile_check_example RC 0 RUN $<TARGET_FILE:mpiguide_cli> profile check
 ic_cli(profile_check_bad RC 2 RUN $<TARGET_FILE:mpiguide_cli> profile check ${IC}/bad_overlap
   EXPECT "mpiguide: error: ${IC}/bad_overlap/bad.prf:7: range 50-200 overlaps"
     "good_bcast.prf: MPI_Bcast, 3 processes, 2 ranges" "1 valid profile, 1 problem")
+
+# --- `mpiguide plan --from` (no MPI): a valid record, and the bad ones: cut short, not a
+#     record, another MPI's, a job larger than --np ---
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  set(IC_REC_LIB "Open MPI v4.1.4, package: Debian OpenMPI")
+  set(IC_REC_OTHER "MPICH Version: 4.0.2")
+  set(IC_REC_OTHER_KIND mpich)
+else()
+  set(IC_REC_LIB "MPICH Version: 4.0.2")
+  set(IC_REC_OTHER "Open MPI v4.1.4, package: Debian OpenMPI")
+  set(IC_REC_OTHER_KIND openmpi)
+endif()
+set(IC_REC_ROW "MPI_Allreduce p=2 nodes=1 ppn=2 datatype=MPI_DOUBLE esize=8 op=MPI_SUM bytes=16-31 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 other_type=0 b2b=0 sizes=24:3:1:0:0 sizes_other=0\n")
+file(WRITE ${IC}/rec_ok.txt "#@record_version=1\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
+file(WRITE ${IC}/rec_cut.txt "#@record_version=1\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}")
+file(WRITE ${IC}/rec_other.txt "#@record_version=1\n#@mpi_library=${IC_REC_OTHER}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
+ic_cli(plan_ok RC 0 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_ok.txt --cover 1
+  EXPECT "\nMPI_Allreduce --comm-sizes=2 --datatype=MPI_DOUBLE --op=MPI_SUM --msizes-list=16,24,32 ")
+ic_cli(plan_cut RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_cut.txt
+  EXPECT "mpiguide: error: ${IC}/rec_cut.txt:4: truncated: no #@end line")
+ic_cli(plan_foreign RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/match_int/allreduce_p2.prf
+  EXPECT "mpiguide: error: ${IC}/match_int/allreduce_p2.prf:1: not an mpiguide record")
+ic_cli(plan_other_mpi RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_other.txt
+  EXPECT "mpiguide: error: ${IC}/rec_other.txt: recorded under ${IC_REC_OTHER_KIND} ")
+ic_cli(plan_np RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_ok.txt --np 1
+  EXPECT "mpiguide: error: ${IC}/rec_ok.txt: the application ran MPI_Allreduce on 2 processes")
+ic_cli(plan_missing RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/nonexistent.txt
+  EXPECT "mpiguide: error: ${IC}/nonexistent.txt: cannot read the record")
