@@ -113,10 +113,10 @@ static const char *win_name(const mg_analysis *a, int w) {
 static void say_point(mg_sbuf *b, const mg_analysis *a, const mg_point *pt) {
     const mg_cell *d = &pt->cells[pt->def];
     if (pt->profile >= 0)
-        mg_sbuf_printf(b, "%lld (%.2fx the default's time)", pt->msize,
+        mg_sbuf_printf(b, "%lld (%.3gx the default's time)", pt->msize,
                        pt->cells[pt->profile].median / d->median);
     else if (pt->best >= 0)
-        mg_sbuf_printf(b, "%lld (best mock-up %s %.2fx, under --min-gain %g)", pt->msize,
+        mg_sbuf_printf(b, "%lld (best mock-up %s %.3gx, under --min-gain %g)", pt->msize,
                        mg_name(a, pt->cells[pt->best].alg), pt->cells[pt->best].median / d->median,
                        a->opts.min_gain);
     else

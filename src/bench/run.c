@@ -157,6 +157,20 @@ static int make_subcomms(const mg_bench_opts *o, int rank, int p, subcomm **out,
     return rc;
 }
 
+/* After a measurement on a sub-communicator: the ranks outside it wait here without spinning
+ * (a spinning rank takes a core from the measured ones when ranks outnumber cores), and every
+ * rank learns whether the measurement failed. */
+static int settle(MPI_Comm world, int failed) {
+    int all = 0, done = 0;
+    MPI_Request req;
+    int rc = PMPI_Iallreduce(&failed, &all, 1, MPI_INT, MPI_MAX, world, &req);
+    while (rc == MPI_SUCCESS && !done) {
+        rc = PMPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done) nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+    return rc != MPI_SUCCESS || all;
+}
+
 /* ---- one measurement ---- */
 typedef struct runstate {
     const mg_bench_opts *o;
@@ -422,7 +436,9 @@ int mg_bench_run(const mg_bench_opts *o) {
         const mg_job *j = &jobs.v[order[k]];
         if (j->done) continue;
         mg_progress_step(&rs.pr, mpiguide_collective_name(j->coll), j->algname, j->msize);
-        if (measure(&rs, j) != MPI_SUCCESS) {
+        int failed = measure(&rs, j) != MPI_SUCCESS;
+        if (j->q && j->q < p) failed = settle(rs.h.hcomm, failed);
+        if (failed) {
             mg_say(rank, 1, "bench", "an MPI call failed; stopping");
             st = 1;
             break;

@@ -28,15 +28,24 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
         const mg_input_line *l = &in.lines[i];
         char where[256];
         snprintf(where, sizeof where, "%s:%d", fname, l->lineno);
-        mg_bench_defaults(&v[i]);
-        if (mg_bench_parse(l->argc, l->argv, &v[i], err, sizeof err)) {
-            if (talk) mg_error(where, "%s", err);
-            rc = 2;
-            break;
-        }
         int coll = mg_coll_lookup(l->call);
         if (coll < 0) {
             if (talk) mg_error(where, "%s: unknown collective", l->call);
+            rc = 2;
+            break;
+        }
+        /* the line's collective is known before its options, so they are checked for it (an
+         * op only matters to a reduction) */
+        mg_bench_defaults(&v[i]);
+        v[i].calls = malloc(sizeof(int));
+        if (!v[i].calls) {
+            rc = 1;
+            break;
+        }
+        v[i].calls[0] = coll;
+        v[i].ncalls = 1;
+        if (mg_bench_parse(l->argc, l->argv, &v[i], err, sizeof err)) {
+            if (talk) mg_error(where, "%s", err);
             rc = 2;
             break;
         }
