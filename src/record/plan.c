@@ -105,7 +105,22 @@ int mg_plan_bench_type(const char *datatype, int esize, const char *op, int redu
 typedef struct prow {
     const mg_rec_row *w;
     int picked;
+    const char *type, *op; /* what the benchmark measures for it */
+    int exact;             /* same element size and op class as recorded */
+    int esize, opclass;    /* of type and op: which profile would apply to its calls */
 } prow;
+
+/* The group of rows (same element size and op class) of (coll, p) with the most time: one
+ * profile per collective and communicator size serves one group. */
+typedef struct pgroup {
+    int coll, p, esize, opclass;
+    double time;
+} pgroup;
+
+static int same_group(const pgroup *g, const prow *r) {
+    return g->coll == r->w->coll && g->p == r->w->p && g->esize == r->esize &&
+           g->opclass == r->opclass;
+}
 
 static int by_time(const void *a, const void *b) {
     const prow *x = a, *y = b;
@@ -235,7 +250,7 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
     int n = 0;
     for (int i = 0; i < r->nrows; i++) {
         total += r->rows[i].time_s;
-        rows[n++] = (prow){&r->rows[i], 0};
+        rows[n++] = (prow){&r->rows[i], 0, NULL, NULL, 0, 0, 0};
     }
     if (!n || total <= 0) {
         rc = fail(err, errlen, rname, "no collective calls recorded: nothing to plan");
@@ -257,16 +272,53 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
         rows[i].picked = 1;
         planned += w->time_s;
     }
-    /* one line per (collective, p), its conditions those of its row with the most time */
+    /* the measured conditions of every picked row, and per (collective, p) the group of rows
+     * of one element size and op class with the most time */
+    pgroup *groups = calloc((size_t)n, sizeof *groups);
+    int ngroups = 0;
+    if (!groups) {
+        rc = fail(err, errlen, rname, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        prow *x = &rows[i];
+        if (!x->picked) continue;
+        int red = mg_coll_is_reduction(x->w->coll);
+        x->exact = mg_plan_bench_type(x->w->datatype, x->w->esize, x->w->op, red, &x->type, &x->op);
+        x->esize = mg_dtype_size(x->type);
+        x->opclass = red ? mg_op_class(x->op) : 0;
+        int g = 0;
+        while (g < ngroups && !same_group(&groups[g], x)) g++;
+        if (g == ngroups)
+            groups[ngroups++] = (pgroup){x->w->coll, x->w->p, x->esize, x->opclass, 0};
+        groups[g].time += x->w->time_s;
+    }
+    /* one line per (collective, p): the rows of its best group, the conditions those of the
+     * group's row with the most time */
     for (int i = 0; i < n; i++) {
         if (!rows[i].picked) continue;
         const mg_rec_row *w = rows[i].w;
+        int best = -1;
+        for (int g = 0; g < ngroups; g++)
+            if (groups[g].coll == w->coll && groups[g].p == w->p &&
+                (best < 0 || groups[g].time > groups[best].time))
+                best = g;
         int k = 0;
         while (k < nlines && (lines[k].coll != w->coll || lines[k].p != w->p)) k++;
         line_acc *l = &lines[k];
-        int red = mg_coll_is_reduction(w->coll);
-        const char *type, *op;
-        int exact = mg_plan_bench_type(w->datatype, w->esize, w->op, red, &type, &op);
+        const char *type = rows[i].type, *op = rows[i].op;
+        int exact = rows[i].exact;
+        if (!same_group(&groups[best], &rows[i])) {
+            mg_sbuf_printf(&notes,
+                           "# %s p=%d %lld-%lld bytes %s %s (%.1f %% of the time): another "
+                           "element size or op class than the line's (%d bytes, %s, %.1f %% of "
+                           "the time); its calls stay other_type (one profile per collective "
+                           "and size)\n",
+                           mg_coll_name(w->coll), w->p, (long long)w->lo, (long long)w->hi,
+                           w->datatype, w->op, 100 * w->time_s / total, groups[best].esize,
+                           mg_opclass_name(groups[best].opclass), 100 * groups[best].time / total);
+            continue;
+        }
         if (k == nlines) {
             nlines++;
             l->coll = w->coll, l->p = w->p, l->type = type, l->op = op, l->exact = exact;
@@ -277,16 +329,6 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
                                "MPIGUIDE_MATCH=size\n",
                                mg_coll_name(w->coll), w->p, w->datatype, w->esize, w->op, type,
                                op ? " " : "", op ? op : "");
-        } else if (mg_dtype_size(type) != mg_dtype_size(l->type) ||
-                   (red && mg_op_class(op) != mg_op_class(l->op))) {
-            mg_sbuf_printf(&notes,
-                           "# %s p=%d %lld-%lld bytes %s %s (%.1f %% of the time): another "
-                           "element size or op class than the line's %s%s%s; its calls stay "
-                           "other_type (one profile per collective and size)\n",
-                           mg_coll_name(w->coll), w->p, (long long)w->lo, (long long)w->hi,
-                           w->datatype, w->op, 100 * w->time_s / total, l->type, l->op ? " " : "",
-                           l->op ? l->op : "");
-            continue;
         }
         l->time += w->time_s;
         l->calls += w->calls;
@@ -339,6 +381,7 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
     }
     *text = mg_sbuf_take(&b);
     if (!*text) rc = fail(err, errlen, rname, "out of memory");
+    free(groups);
 out:
     free(rows);
     free(lines);
