@@ -39,6 +39,9 @@ static void show(const mg_profile *p, const char *file) {
             snprintf(what, sizeof what, "%lld-%lld bytes", (long long)r->lo, (long long)r->hi);
         printf("  %-28s -> %s\n", what, mg_alg_name(r->alg));
     }
+    if (!vcoll || !p->nranges)
+        printf("  %-28s -> default (the library's own %s)\n",
+               p->nranges ? "other sizes" : "every size", mg_coll_name(p->coll));
     /* the sizes a decision was measured for: adjacent ranges joined */
     if (!vcoll && p->nranges) {
         printf("  covered:");
@@ -51,16 +54,14 @@ static void show(const mg_profile *p, const char *file) {
         }
         printf(" bytes\n");
     }
-    if (!vcoll || !p->nranges)
-        printf("  %-28s -> default (the library's own %s)\n",
-               p->nranges ? "other sizes" : "every size", mg_coll_name(p->coll));
 }
 
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: mpiguide profile check FILE|DIR...\n"
                "Validates performance profiles (the format of docs/interception.md) without MPI,\n"
                "as libmpiguide loads them with MPIGUIDE_PROFILES, and prints the algorithm each\n"
-               "message-size range selects. A directory means every regular file in it.\n"
+               "message-size range selects and the intervals the ranges cover (calls there run\n"
+               "a measured decision). A directory means every regular file in it.\n"
                "Exit 0 when all are valid, 2 when any problem was found (one `mpiguide: error:`\n"
                "line each).\n");
     return rc;

@@ -365,7 +365,8 @@ ic_cli(profile_check_example RC 0 RUN $<TARGET_FILE:mpiguide_cli> profile check
   ${CMAKE_SOURCE_DIR}/examples/profiles
   EXPECT "MPI_Allgather, 4 processes, 4 ranges" "16-16 bytes +-> allgather_as_allreduce"
     "32-32 bytes +-> allgather_as_alltoall" "64-128 bytes +-> allgather_as_allreduce"
-    "1024-2048 bytes +-> allgather_as_gather_bcast" "1 valid profile, 0 problems")
+    "1024-2048 bytes +-> allgather_as_gather_bcast"
+    "covered: 16-16, 32-32, 64-128, 1024-2048 bytes" "1 valid profile, 0 problems")
 ic_cli(profile_check_bad RC 2 RUN $<TARGET_FILE:mpiguide_cli> profile check ${IC}/bad_overlap
   EXPECT "mpiguide: error: ${IC}/bad_overlap/bad.prf:7: range 50-200 overlaps"
     "good_bcast.prf: MPI_Bcast, 3 processes, 2 ranges" "1 valid profile, 1 problem")
