@@ -67,6 +67,7 @@ mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
         e->prof[c] = mg_seltab_find(&mg_rt.sel, c, p);
         e->memo[c] = 0;
         e->dtype[c] = 0;
+        e->dop[c] = 0;
         e->dcount[c] = 0;
     }
     e->nodes = e->ppn = 0;

@@ -109,8 +109,10 @@ typedef struct mg_centry {
     uint64_t memo[MPIGUIDE_COLL_COUNT]; /* last (msize + 1) << 16 | (alg + 1) looked up */
     /* Last call that ran the default, by (recvtype handle, recvcount), for the collectives
      * whose size every rank takes from those two: a repeat needs no size computation. Only
-     * predefined types (never freed, so a handle always means the same size) are kept. */
+     * predefined types (never freed, so a handle always means the same size) are kept. For
+     * reductions also the op handle, whose class a profile may ask for (MPIGUIDE_MATCH). */
     uintptr_t dtype[MPIGUIDE_COLL_COUNT];
+    uintptr_t dop[MPIGUIDE_COLL_COUNT];
     int32_t dcount[MPIGUIDE_COLL_COUNT];
     int32_t nodes, ppn; /* the communicator's layout, only while accounting (record.c) */
 } mg_centry;
@@ -289,7 +291,9 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     int simple = mg_size_from_recv_everywhere(coll);
     uintptr_t tk = mg_hbits(&a.recvtype, sizeof a.recvtype);
-    if (simple && e->dtype[coll] == tk && e->dcount[coll] == a.recvcount && tk) {
+    uintptr_t ok = mg_coll_is_reduction(coll) ? mg_hbits(&a.op, sizeof a.op) : 0;
+    if (simple && e->dtype[coll] == tk && e->dcount[coll] == a.recvcount && tk &&
+        e->dop[coll] == ok) {
         atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
                               memory_order_relaxed);
         return MG_DEFAULT;
@@ -306,12 +310,10 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     *msize = count * (int64_t)ts;
     int alg = mg_pick(coll, e->p, *msize, ts, a.op, e, tuned);
     if (alg != coll) return alg;
-    /* The memo repeats the decision for the same (datatype, count); a profile that asks for an
-     * op class also depends on the op, which the memo does not hold. */
-    if (simple && *tuned != MG_SEL_OTHERTYPE &&
-        !(mg_coll_is_reduction(coll) && e->prof[coll] >= 0 &&
-          mg_rt.sel.prof[e->prof[coll]].opclass))
-        e->dtype[coll] = tk, e->dcount[coll] = a.recvcount;
+    /* The memo repeats the decision for the same (datatype, count, op); a call a profile did
+     * not take is not memoised, so each one counts as other_type. */
+    if (simple && *tuned != MG_SEL_OTHERTYPE)
+        e->dtype[coll] = tk, e->dcount[coll] = a.recvcount, e->dop[coll] = ok;
     return MG_DEFAULT;
 }
 
