@@ -129,9 +129,10 @@ void mg_intercept_start(int argc, char **argv) {
         if (!mg_lasthit) memset(&mg_rt.sel, 0, sizeof mg_rt.sel);
     }
     mg_report_on = mg_rt.s.report != MG_REPORT_NONE;
-    /* the record and the report's coverage need every call's time: the general path */
-    mg_acct_on = (mg_rt.s.record || mg_report_on) && mg_record_start() == MPI_SUCCESS;
-    mg_general = mg_threads || mg_report_on || mg_acct_on;
+    /* the record needs every call's time: the general path (the report alone keeps the
+     * fast path and prints coverage only when the record's accounting runs) */
+    mg_acct_on = mg_rt.s.record && mg_record_start() == MPI_SUCCESS;
+    mg_general = mg_threads || mg_acct_on;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] = mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c);

@@ -51,7 +51,7 @@ grep -q "covered: 16-262144 bytes" check.log || fail "profile check shows no cov
 
 # 3. the tuned application: every MPI_Allreduce call covered on both sizes
 timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$work/out/profiles" \
-    MPIGUIDE_REPORT="$work/report.txt" "$app" 4 >app2.log 2>&1 || fail "tuned run failed: $(cat app2.log)"
+    MPIGUIDE_REPORT="$work/report.txt" MPIGUIDE_RECORD="$work/tuned.txt" "$app" 4 >app2.log 2>&1 || fail "tuned run failed: $(cat app2.log)"
 grep -q "apptune_app: [0-9]* passed, 0 failed" app2.log || fail "tuned run: $(cat app2.log)"
 for p in "$np" "$half"; do
     line=$(grep "^#@mpiguide coverage MPI_Allreduce p=$p " report.txt) ||

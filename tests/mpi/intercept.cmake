@@ -208,19 +208,27 @@ ic_test(alloc_record NP 2 RUN env MPIGUIDE_RECORD=${IC}/alloc_record.txt
   "\nMPI_Allreduce p=2 nodes=1 ppn=2 datatype=MPI_INT esize=4 op=MPI_SUM bytes=4-7 calls=10000 ")
 
 # --- MPIGUIDE_MATCH: a profile measured with MPI_BYTE/MPI_BOR does not apply to MPI_INT/MPI_SUM
-#     calls (other_type), unless MPIGUIDE_MATCH=size; one measured with MPI_INT/MPI_SUM does ---
+#     calls (other_type), unless MPIGUIDE_MATCH=size; one measured with MPI_INT/MPI_SUM does.
+#     The fast path (report only) and the general path (record: coverage lines) agree ---
+ic_test(match_other_fast NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=0 .* other_type=[1-9]"
+  REJECT "coverage")
+ic_test(match_exact_fast NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/match_int ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][0-9]* .* other_type=0")
 ic_profile(match_byte allreduce_p2.prf "#@datatype=MPI_BYTE\n#@operation=MPI_BOR\nMPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
 ic_profile(match_int allreduce_p2.prf "#@datatype=MPI_INT\n#@operation=MPI_SUM\nMPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
 ic_test(match_other NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
-  MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
+  MPIGUIDE_RECORD=${IC}/match_other.rec MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
   EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=0 .* other_type=[1-9]"
     "coverage MPI_Allreduce p=2 calls=[0-9]+ covered=0 mockup=0 other_type=[1-9]")
 ic_test(match_size NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_MATCH=size
-  MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
+  MPIGUIDE_RECORD=${IC}/match_size.rec MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
   EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][0-9]* .* other_type=0"
     "coverage MPI_Allreduce p=2 [^\n]* calls_pct=100.0 ")
 ic_test(match_exact NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
-  MPIGUIDE_PROFILES=${IC}/match_int ${IC_APP}
+  MPIGUIDE_RECORD=${IC}/match_exact.rec MPIGUIDE_PROFILES=${IC}/match_int ${IC_APP}
   EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][0-9]* .* other_type=0"
     "coverage MPI_Allreduce p=2 [^\n]* calls_pct=100.0 " "coverage all ")
 ic_test(match_bad NP 1 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_MATCH=fuzzy ${IC_APP}
