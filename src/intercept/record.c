@@ -560,14 +560,15 @@ void mg_record_finish(void) {
         int bytes = n * (int)sizeof(wire);
         PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
         int *displs = counts ? counts + world_size : NULL;
+        int room = 1;
         if (me == 0) {
             for (int i = 0; i < world_size; i++) displs[i] = (int)total, total += (size_t)counts[i];
-            all = malloc(total ? total : 1);
+            room = (all = malloc(total ? total : 1)) != NULL;
         }
-        /* a rank 0 without memory still joins the gather, receiving nothing */
-        if (me == 0 && !all)
-            for (int i = 0; i < world_size; i++) counts[i] = displs[i] = 0;
-        PMPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+        /* every rank sends only when rank 0 has room for all of it */
+        PMPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (room)
+            PMPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
         total /= sizeof(wire);
     }
     free(mine);
