@@ -25,6 +25,9 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/profiles"
 {
   echo "# 10,000 ranges for MPI_Allreduce at p = 2; 1 MPI_INT (4 bytes) falls in none"
+  # measured with the call's datatype and op, as analyze writes them: every call also passes
+  # the element-size and op-class match (MPIGUIDE_MATCH)
+  echo "#@datatype=MPI_INT"; echo "#@operation=MPI_SUM"
   echo "MPI_Allreduce"; echo 2; echo 1; echo "1 allreduce_as_reduce_bcast"; echo 10000
   for i in $(seq 1 10000); do echo "$((i * 10)) $((i * 10 + 4)) 1"; done
 } > "$tmp/profiles/MPI_Allreduce_p2.prf"

@@ -114,7 +114,7 @@ static void chart(const mg_analysis *a, const mg_coll_result *c, FILE *f) {
             "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
             "aria-label=\"latency of each algorithm of ",
             W, H, W, H);
-    esc(f, mg_name(a, c->name));
+    esc(f, c->stem);
     fprintf(f, " relative to the default\" xmlns=\"http://www.w3.org/2000/svg\">\n");
     /* below 1: faster than the default (where violations live) */
     double y1 = py(&fr, 0);
@@ -426,9 +426,9 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
         fprintf(f, "<tr><td><a href=\"#");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f, "\">");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f,
                 "</a></td><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
                 "class=\"n\">%d</td><td class=\"n\">%s</td><td>",
@@ -449,9 +449,9 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
         fprintf(f, "<section>\n<h2 id=\"");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f, "\">");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f, " <span class=\"muted\">(%d processes)</span></h2>\n", c->nprocs);
         chart(a, c, f);
         grouped_html(a, c, f);

@@ -54,7 +54,7 @@ void mg_an_find_missing(mg_analysis *a, int have_barrier) {
     int *algs = NULL, nalgs = 0;
     for (int ci = 0; ci < a->ncolls && has; ci++) {
         mg_coll_result *c = &a->colls[ci];
-        const char *cn = mg_name(a, c->name);
+        const char *cn = c->stem;
         /* which launches measured this collective at all, and which algorithms it has */
         memset(has, 0, (size_t)a->nlaunches * sizeof *has);
         nalgs = 0;

@@ -75,9 +75,13 @@ typedef struct mg_split { /* a split-robustness violation at m_j (largest m_i re
 } mg_split;
 
 typedef struct mg_coll_result {
-    int name;         /* name index, e.g. "MPI_Bcast" */
-    int nprocs;       /* from the headers, 0 when unknown */
-    mg_point *points; /* ascending msize */
+    int name;      /* name index, e.g. "MPI_Bcast" */
+    int nprocs;    /* communicator size: of its raw rows, else the headers; 0 when unknown */
+    int p_key;     /* the series' communicator size (0: the files said none) */
+    int file;      /* raw file of its first series: datatype, op, roots, timing mode */
+    char stem[96]; /* "MPI_Bcast", or "MPI_Bcast_p2" when the collective has several sizes */
+    char nodes[32], ppn[32]; /* of its communicator (#@comm_layout), else the job's */
+    mg_point *points;        /* ascending msize */
     int npoints;
     mg_mono *mono;
     int nmono;
@@ -123,6 +127,9 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o);
 void mg_analysis_free(mg_analysis *a);
 
 const char *mg_name(const mg_analysis *a, int idx);
+/* A header of the raw file a collective's measurements come from, else of the first launch
+ * having the key; "" when absent. */
+const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key);
 int mg_is_vcollective(const char *name); /* Gatherv, Scatterv, Allgatherv, Alltoallv */
 const char *mg_stat_label(int test);     /* "t", "z", "U", "D" */
 
@@ -195,5 +202,8 @@ void mg_print_tuned(const mg_analysis *a, FILE *f);
 void mg_print_comparer(const mg_analysis *a, int comparer, const mg_coll_result *c, FILE *f);
 /* The profile text of one collective into buf (NULL when it has no entries); caller frees. */
 char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c);
+/* The last size of a's side when a range ends between measured sizes a < b: the midpoint on a
+ * log scale, floor(sqrt(a b)), within [a, b - 1]. */
+long long mg_log_midpoint(long long a, long long b);
 
 #endif

@@ -81,7 +81,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
         mg_table_row(t);
-        mg_table_cell(t, mg_name(a, c->name), NULL);
+        mg_table_cell(t, c->stem, NULL);
         mg_table_cellf(t, NULL, "%d", c->nchecked);
         mg_table_cellf(t, NULL, "%d", c->nviol_brave);
         mg_table_cellf(t, NULL, "%d", c->nviol_cautious);
@@ -130,7 +130,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
         for (int i = 0; i < n && i < lim; i++) {
             mg_table_row(t);
             mg_table_cellf(t, NULL, "%d", i + 1);
-            mg_table_cell(t, mg_name(a, v[i].c->name), NULL);
+            mg_table_cell(t, v[i].c->stem, NULL);
             mg_table_cell(t, mg_fmt_size(b1, sizeof b1, v[i].pt->msize), NULL);
             mg_table_cell(t, mg_name(a, v[i].m->alg), NULL);
             mg_table_cellf(t, NULL, "%.3gx", v[i].m->slowdown);

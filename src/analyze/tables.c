@@ -73,11 +73,12 @@ static void col_alg(mg_table *t, const char *name, int star) {
     mg_table_cell(t, b, name);
 }
 
-static const char *nodes(const mg_analysis *a) {
-    return a->nodes[0] ? a->nodes : "-";
+/* The layout of the communicator a collective was measured on. */
+static const char *nodes(const mg_coll_result *c) {
+    return c->nodes[0] ? c->nodes : "-";
 }
-static const char *ppn(const mg_analysis *a) {
-    return a->ppn[0] ? a->ppn : "-";
+static const char *ppn(const mg_coll_result *c) {
+    return c->ppn[0] ? c->ppn : "-";
 }
 
 /* Algorithms of c in order of first appearance: the default only (which = 0), or the
@@ -113,7 +114,7 @@ static mg_table *simple(const mg_analysis *a, const mg_coll_result *c) {
         for (int k = 0; k < c->points[pi].ncells; k++) {
             const mg_cell *m = &c->points[pi].cells[k];
             mg_table_row(t);
-            col_str(t, mg_name(a, c->name));
+            col_str(t, c->stem);
             col_size(t, c->points[pi].msize);
             col_str(t, mg_name(a, m->alg));
             col_int(t, (long long)m->nobs);
@@ -146,7 +147,7 @@ static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll_result
                     const mg_cell *m = &pt->cells[k];
                     if (m->alg != algs[i]) continue;
                     mg_table_row(t);
-                    col_str(t, mg_name(a, c->name));
+                    col_str(t, c->stem);
                     col_size(t, pt->msize);
                     col_str(t, mg_name(a, m->alg));
                     if (!relative)
@@ -188,11 +189,11 @@ static mg_table *violation(const mg_analysis *a, const mg_coll_result *c) {
                     if (m->alg != algs[i]) continue;
                     int mock = k != pt->def;
                     mg_table_row(t);
-                    col_str(t, mg_name(a, c->name));
+                    col_str(t, c->stem);
                     col_alg(t, mg_name(a, m->alg), mock && m->barrier_warning);
                     col_size(t, pt->msize);
-                    col_str(t, nodes(a));
-                    col_str(t, ppn(a));
+                    col_str(t, nodes(c));
+                    col_str(t, ppn(c));
                     col_int(t, (long long)m->nobs);
                     col_time(t, m->mean);
                     col_time(t, m->median);
@@ -241,11 +242,11 @@ static mg_table *detailed(const mg_analysis *a, const mg_coll_result *c) {
                 const mg_cell *m = &pt->cells[k];
                 if (m->alg != algs[i] || k == pt->def) continue;
                 mg_table_row(t);
-                col_str(t, mg_name(a, c->name));
+                col_str(t, c->stem);
                 col_str(t, mg_name(a, m->alg));
                 col_size(t, pt->msize);
-                col_str(t, nodes(a));
-                col_str(t, ppn(a));
+                col_str(t, nodes(c));
+                col_str(t, ppn(c));
                 col_int(t, (long long)m->nobs);
                 col_time(t, d ? d->mean : NAN);
                 col_time(t, d ? d->median : NAN);
@@ -281,11 +282,11 @@ static mg_table *grouped(const mg_analysis *a, const mg_coll_result *c) {
         const mg_point *pt = &c->points[pi];
         const mg_cell *d = pt->def >= 0 ? &pt->cells[pt->def] : NULL;
         mg_table_row(t);
-        const char *n = mg_name(a, c->name);
+        const char *n = c->stem;
         mg_table_cell(t, strncmp(n, "MPI_", 4) ? n : n + 4, n); /* the thesis's short name */
         col_size(t, pt->msize);
-        col_str(t, nodes(a));
-        col_str(t, ppn(a));
+        col_str(t, nodes(c));
+        col_str(t, ppn(c));
         col_int(t, d ? (long long)d->nobs : 0);
         col_time(t, d ? d->median : NAN);
         if (pt->best < 0) continue;
@@ -471,10 +472,10 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
             if (!t) return -1;
             snprintf(title, sizeof title,
                      "%s, comparer %d (%s), test %s, alpha %g after %s over %d tests, %d launch%s",
-                     mg_name(a, c->name), comp, mg_comparer_dir(comp), mg_test_name(a->opts.test),
+                     c->stem, comp, mg_comparer_dir(comp), mg_test_name(a->opts.test),
                      a->opts.alpha, mg_correction_name(a->opts.correction), a->npattern_tests,
                      a->nlaunches, a->nlaunches == 1 ? "" : "es");
-            rc = write_table(t, dir, mg_name(a, c->name), title, a->opts.csv);
+            rc = write_table(t, dir, c->stem, title, a->opts.csv);
             mg_table_free(t);
         }
     }

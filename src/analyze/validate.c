@@ -19,8 +19,9 @@
 /* Per validation launch: tested, the speed-up default median / tuned median, the p-value of
  * "tuned faster"; the launch-wise summary goes into pt. has[l * nnames + coll] says whether
  * launch l measured the collective at all. */
-static void measure_point(mg_analysis *a, const unsigned char *has, int coll, mg_point *pt, int def,
-                          int tuned) {
+static void measure_point(mg_analysis *a, const unsigned char *has, const mg_coll_result *c,
+                          mg_point *pt, int def, int tuned) {
+    int coll = c->name;
     const mg_dataset *ds = a->ds;
     double r[64];
     int k = 0;
@@ -29,8 +30,8 @@ static void measure_point(mg_analysis *a, const unsigned char *has, int coll, mg
     for (int l = 0; l < ds->nlaunches; l++) {
         if (!ds->launches[l].tuned || !has[(size_t)l * (size_t)ds->nnames + (size_t)coll]) continue;
         pt->val_expected++;
-        const mg_series *sd = mg_dataset_find_series(ds, coll, def, l, pt->msize);
-        const mg_series *st = mg_dataset_find_series(ds, coll, tuned, l, pt->msize);
+        const mg_series *sd = mg_dataset_find_series(ds, coll, def, l, pt->msize, c->p_key);
+        const mg_series *st = mg_dataset_find_series(ds, coll, tuned, l, pt->msize, c->p_key);
         double stat, p;
         if (!sd || !st || sd->n < 2 || st->n < 2 ||
             mg_an_test_series(a->opts.test, st, sd, &stat, &p))
@@ -104,7 +105,7 @@ void mg_an_validate(mg_analysis *a) {
         entries(a, c, cand);
         for (int pi = 0; pi < c->npoints; pi++) {
             mg_point *pt = &c->points[pi];
-            if (def >= 0 && tuned >= 0) measure_point(a, has, c->name, pt, def, tuned);
+            if (def >= 0 && tuned >= 0) measure_point(a, has, c, pt, def, tuned);
             pt->candidate = cand[pi];
             pt->val = cand[pi] >= 0 ? MG_VAL_REJECTED : MG_VAL_NOENTRY;
             if (cand[pi] >= 0) p[np++] = pt->val_p;

@@ -147,6 +147,7 @@ int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
     h->exchanges = o->exchanges;
     h->window = o->window_us * 1e-6;
     h->barrier_count = o->barrier_count;
+    h->batch = o->batch > 0 ? o->batch : 1;
     /* more ranks on this node than cores: spinning would starve a rank */
     rc = mg_machine_probe(h->hcomm, &h->machine);
     if (rc != MPI_SUCCESS) return rc;

@@ -39,6 +39,7 @@ typedef struct mg_harness {
     double synced_at;      /* rank 0's clock at the last synchronisation */
     int yield;             /* more ranks than cores on this node: waiting loops yield */
     mg_machine machine;
+    int64_t batch;         /* --back-to-back: calls per observation (1: single-call timing) */
 } mg_harness;
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
@@ -75,14 +76,19 @@ typedef struct mg_call {
     void *sbuf, *rbuf, *ref;
     size_t sbytes, rbytes;
     int *scounts, *sdispls, *rcounts, *rdispls;
-    int significant; /* the receive buffer holds a defined result on this rank */
+    int significant;  /* the receive buffer holds a defined result on this rank */
+    const int *roots; /* --roots: the root of the k-th call of the measurement is */
+    int nroots;       /* roots[k mod nroots] (NULL: always args.root) */
+    int64_t kroot;
 } mg_call;
 
 MPI_Datatype mg_bench_datatype(const char *name); /* MPI_DATATYPE_NULL when unknown */
 MPI_Op mg_bench_op(const char *name);             /* MPI_OP_NULL when unknown */
 /* Allocates the buffers and arguments of coll with msize bytes (elements of `type`; the
- * v-collectives take vcounts[i] elements from rank i when vcounts is not NULL). Returns 0, or
- * -1 with a reason in why (counts beyond int, out of memory). Identical outcome on all ranks. */
+ * v-collectives take vcounts[i] elements from rank i when vcounts is not NULL). root < 0: the
+ * root changes from call to call (--roots), so every rank gets the root's buffers. Returns 0,
+ * or -1 with a reason in why (counts beyond int, out of memory). Identical outcome on all
+ * ranks. */
 int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype type, MPI_Op op,
                   int root, MPI_Comm comm, const int64_t *vcounts, char *why, size_t whylen);
 void mg_call_free(mg_call *c);
@@ -124,19 +130,24 @@ int mg_obs_collect(mg_harness *h, mg_obs *o);
 typedef struct mg_raw_writer {
     int fd;
     int with_flag;
+    int section; /* the #@comm_size last written (0: none yet since opening) */
     char *buf;
     size_t cap;
 } mg_raw_writer;
 
+/* Nodes (ranks sharing memory count as one) and most ranks per node of comm; collective. */
+int mg_comm_layout(MPI_Comm comm, int *nodes, int *ppn);
 /* Header lines (#@key=value) for h and o; collective (counts nodes); text on rank 0. raw: a raw
  * file (with nrep, warmup ...), else the predicted-nrep file. */
 int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *extra, char *out,
                     size_t outlen);
 int mg_raw_open(mg_raw_writer *w, const char *path, int append, int with_flag);
 int mg_raw_write_text(mg_raw_writer *w, const char *text);
-/* All rows of one measurement in a single write (a killed run keeps whole measurements). */
+/* All rows of one measurement in a single write (a killed run keeps whole measurements); with
+ * section > 0 (--comm-sizes) preceded by `#@comm_size=section` when the file's current
+ * section differs. */
 int mg_raw_write_meas(mg_raw_writer *w, const char *test, const char *alg, int64_t msize,
-                      const double *rt, const int *flag, int64_t n);
+                      const double *rt, const int *flag, int64_t n, int section);
 void mg_raw_close(mg_raw_writer *w);
 
 /* ---- the measurements of a run ---- */
@@ -147,6 +158,7 @@ typedef struct mg_job {
     int done;       /* complete in the file being resumed */
     int table_cell; /* --table (table.c): 1 + the cell this measurement fills; 0: none */
     int problem;    /* --table: problem type of the counts (v-collectives) or of the padding */
+    int q;          /* --comm-sizes: the sub-communicator's size; 0: the whole job, no section */
 } mg_job;
 
 typedef struct mg_joblist {

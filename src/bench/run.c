@@ -1,6 +1,7 @@
-/* `mpiguide bench`: turns options into a list of measurements (call, algorithm, msize), checks
- * everything that can be wrong before the first observation (algorithm names, root, the nrep
- * file, the file to resume), then measures each one in turn and writes its rows. */
+/* `mpiguide bench`: turns options into a list of measurements (call, algorithm, msize and, with
+ * --comm-sizes, the sub-communicator), checks everything that can be wrong before the first
+ * observation (algorithm names, roots, communicator sizes, the nrep file, the file to resume),
+ * then measures each one in turn and writes its rows. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "harness.h"
@@ -79,7 +80,7 @@ static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist 
         *fresh = s.nkeys == 0;
         for (int i = 0; i < l->n; i++)
             l->v[i].done = mg_raw_done(&s, mpiguide_collective_name(l->v[i].coll), l->v[i].algname,
-                                       l->v[i].msize);
+                                       l->v[i].msize, l->v[i].q);
         if (s.keep < len && truncate(o->output_file, (off_t)s.keep)) {
             mg_say(0, 1, o->output_file, "cannot cut the unfinished measurement (--resume)");
             rc = 1;
@@ -95,6 +96,77 @@ static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist 
 static int bcast_status(int st, MPI_Comm comm) {
     PMPI_Bcast(&st, 1, MPI_INT, 0, comm);
     return st;
+}
+
+/* ---- sub-communicators (--comm-sizes) ---- */
+
+/* One size below the job's: its members measure on a harness of their own. */
+typedef mg_subcomm subcomm;
+
+/* This rank's place when the ranks are ordered by node (a node is the ranks sharing memory,
+ * nodes in the order of their lowest world rank) and by world rank within a node: the first q
+ * places form the sub-communicator of size q, so it fills whole nodes and keeps each node's
+ * ranks together, as an application's split by contiguous ranks does under the usual
+ * block placement. */
+static int node_position(int rank, int p, int *pos) {
+    MPI_Comm local;
+    int rc = PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    if (rc != MPI_SUCCESS) return rc;
+    int me[2] = {rank, rank};
+    rc = PMPI_Bcast(&me[0], 1, MPI_INT, 0, local); /* the node's lowest world rank */
+    PMPI_Comm_free(&local);
+    int *all = malloc(sizeof(int) * 2 * (size_t)p);
+    if (!all) return MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) rc = PMPI_Allgather(me, 2, MPI_INT, all, 2, MPI_INT, MPI_COMM_WORLD);
+    *pos = 0;
+    for (int i = 0; i < p; i++)
+        *pos += all[2 * i] < me[0] || (all[2 * i] == me[0] && all[2 * i + 1] < me[1]);
+    free(all);
+    return rc;
+}
+
+/* Creates the sub-communicators of o->comm_sizes below p with their harnesses and the
+ * `#@comm_layout` header (rank 0, which is in every one). Collective over the world. */
+static int make_subcomms(const mg_bench_opts *o, int rank, int p, subcomm **out, int *nout,
+                         char *layout, size_t len) {
+    int pos = 0, rc = node_position(rank, p, &pos), n = 0;
+    subcomm *v = calloc((size_t)o->ncomm_sizes + 1, sizeof *v);
+    if (!v) return MPI_ERR_NO_MEM;
+    size_t at = (size_t)snprintf(layout, len, "#@comm_layout=");
+    for (int k = 0; rc == MPI_SUCCESS && k < o->ncomm_sizes; k++) {
+        int q = o->comm_sizes[k], nodes = 0, ppn = 0;
+        MPI_Comm comm = MPI_COMM_WORLD;
+        subcomm *s = q < p ? &v[n++] : NULL;
+        if (s) {
+            s->q = q;
+            s->member = pos < q;
+            rc = PMPI_Comm_split(MPI_COMM_WORLD, s->member ? 0 : MPI_UNDEFINED, pos, &comm);
+            if (rc == MPI_SUCCESS && s->member) rc = mg_harness_init(&s->h, comm, o);
+        }
+        if (rc == MPI_SUCCESS && (!s || s->member)) rc = mg_comm_layout(comm, &nodes, &ppn);
+        if (s && s->member) PMPI_Comm_free(&comm);
+        if (rank == 0 && at < len)
+            at +=
+                (size_t)snprintf(layout + at, len - at, "%s%d:%dx%d", k ? "," : "", q, nodes, ppn);
+    }
+    if (at < len) snprintf(layout + at, len - at, "\n");
+    *out = v;
+    *nout = n;
+    return rc;
+}
+
+/* After a measurement on a sub-communicator: the ranks outside it wait here without spinning
+ * (a spinning rank takes a core from the measured ones when ranks outnumber cores), and every
+ * rank learns whether the measurement failed. */
+static int settle(MPI_Comm world, int failed) {
+    int all = 0, done = 0;
+    MPI_Request req;
+    int rc = PMPI_Iallreduce(&failed, &all, 1, MPI_INT, MPI_MAX, world, &req);
+    while (rc == MPI_SUCCESS && !done) {
+        rc = PMPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done) nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+    return rc != MPI_SUCCESS || all;
 }
 
 /* ---- one measurement ---- */
@@ -139,19 +211,32 @@ static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     return counts;
 }
 
+mg_harness *mg_meas_harness(runstate *rs, const mg_job *j) {
+    for (int k = 0; k < rs->nsub; k++)
+        if (rs->sub[k].q == j->q) return rs->sub[k].member ? &rs->sub[k].h : NULL;
+    return &rs->h;
+}
+
 int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_obs *obs,
                  int *ready) {
-    mg_harness *h = &rs->h;
+    mg_harness *h = mg_meas_harness(rs, j);
+    *ready = 0;
+    if (!h) return MPI_SUCCESS; /* not in this sub-communicator */
     const mg_bench_opts *o = rs->o;
+    int rooted = mg_coll_is_rooted(j->coll), seq = rooted && (o->roots_rotate || o->nroots);
     const char *cname = mpiguide_collective_name(j->coll);
     char why[200] = "", where[300];
     snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
-    *ready = 0;
     int irregular = j->table_cell || (o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV ||
                                                           j->coll == MPIGUIDE_COLL_SCATTERV));
     int64_t *vcounts = problem_counts(rs, j, h->p);
     int bad = mg_call_setup(c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
-                            o->root, h->comm, vcounts, why, sizeof why) != 0;
+                            seq ? -1 : o->root, h->comm, vcounts, why, sizeof why) != 0;
+    if (!bad && seq) {
+        c->roots = o->roots_rotate ? rs->rotate : o->roots;
+        c->nroots = o->roots_rotate ? h->p : o->nroots;
+        c->args.root = c->roots[0];
+    }
     free(vcounts);
     int obs_bad = bad || mg_obs_alloc(obs, obs_cap, h->rank) != 0;
     int any_bad;
@@ -209,7 +294,7 @@ void mg_meas_write(runstate *rs, const mg_job *j, const double *rt, const int *f
     const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
     if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
                           mg_raw_write_meas(&rs->w, mpiguide_collective_name(j->coll), j->algname,
-                                            j->msize, rt, flag, n))) {
+                                            j->msize, rt, flag, n, j->q))) {
         mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
         rs->exit = 1;
     }
@@ -218,7 +303,8 @@ void mg_meas_write(runstate *rs, const mg_job *j, const double *rt, const int *f
 }
 
 static int measure(runstate *rs, const mg_job *j) {
-    mg_harness *h = &rs->h;
+    mg_harness *h = mg_meas_harness(rs, j);
+    if (!h) return MPI_SUCCESS; /* not in this sub-communicator */
     int rc = mg_harness_sync_clocks(h, 0), ready;
     if (rc != MPI_SUCCESS) return rc;
     mg_call c;
@@ -251,11 +337,25 @@ int mg_bench_run(const mg_bench_opts *o) {
     rs.o = o;
     rs.type = mg_bench_datatype(o->datatype);
     rs.op = mg_bench_op(o->op);
-    int st = 0;
-    if (o->root >= p) {
-        mg_say(rank, 1, "--root", "%d is not a rank of %d processes", o->root, p);
+    int st = 0, smallest = p;
+    for (int k = 0; k < o->ncomm_sizes; k++) {
+        if (o->comm_sizes[k] > p) {
+            mg_say(rank, 1, "--comm-sizes", "%d is more than the %d processes of this job",
+                   o->comm_sizes[k], p);
+            return 2;
+        }
+        if (o->comm_sizes[k] < smallest) smallest = o->comm_sizes[k];
+    }
+    if (o->root >= smallest) {
+        mg_say(rank, 1, "--root", "%d is not a rank of %d processes", o->root, smallest);
         return 2;
     }
+    for (int k = 0; k < o->nroots; k++)
+        if (o->roots[k] >= smallest) {
+            mg_say(rank, 1, "--roots", "%d is not a rank of %d processes%s", o->roots[k], smallest,
+                   o->ncomm_sizes ? " (the smallest of --comm-sizes)" : "");
+            return 2;
+        }
     mg_nrep_table nt = {0, NULL};
     if (o->nrep_file) {
         if (rank == 0) st = load_nrep(o, &nt);
@@ -268,13 +368,20 @@ int mg_bench_run(const mg_bench_opts *o) {
     mg_joblist jobs = {0, 0, NULL};
     st = o->table ? 0 : mg_build_jobs(o, o->nrep_file ? &nt : NULL, &jobs, rank);
     mg_nrep_table_free(&nt);
+    rs.rotate = st ? NULL : malloc(sizeof(int) * (size_t)p);
+    if (!st && !rs.rotate) st = 1;
     if (st) {
         free(jobs.v);
         return st;
     }
-    if (mg_harness_init(&rs.h, MPI_COMM_WORLD, o) != MPI_SUCCESS) {
+    for (int i = 0; i < p; i++) rs.rotate[i] = i;
+    char layout[4096] = "";
+    if (mg_harness_init(&rs.h, MPI_COMM_WORLD, o) != MPI_SUCCESS ||
+        (o->ncomm_sizes &&
+         make_subcomms(o, rank, p, &rs.sub, &rs.nsub, layout, sizeof layout) != MPI_SUCCESS)) {
         mg_say(rank, 1, "bench", "synchronisation set-up failed");
         free(jobs.v);
+        free(rs.rotate);
         return 1;
     }
 
@@ -307,9 +414,9 @@ int mg_bench_run(const mg_bench_opts *o) {
     if (o->shuffle) mg_bench_shuffle(order, jobs.n, seed);
 
     /* header and output */
-    char extra[200];
-    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n",
-             (unsigned long long)seed, o->shuffle, (long long)o->interleave);
+    char extra[4400];
+    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n%s",
+             (unsigned long long)seed, o->shuffle, (long long)o->interleave, layout);
     char *header = malloc(8192);
     if (header && mg_bench_header(&rs.h, o, 1, extra, header, 8192) != MPI_SUCCESS) st = 1;
     rs.write_raw = o->output_file || (!o->summary && !o->table);
@@ -339,7 +446,7 @@ int mg_bench_run(const mg_bench_opts *o) {
             ng = 0;
             for (int i = k; i < jobs.n; i++) {
                 mg_job *g = &jobs.v[order[i]];
-                if (g->done || g->coll != j->coll || g->msize != j->msize) continue;
+                if (g->done || g->coll != j->coll || g->msize != j->msize || g->q != j->q) continue;
                 group[ng++] = *g;
                 g->done = 1;
             }
@@ -347,7 +454,9 @@ int mg_bench_run(const mg_bench_opts *o) {
         } else {
             rc = measure(&rs, j);
         }
-        if (rc != MPI_SUCCESS) {
+        int failed = rc != MPI_SUCCESS;
+        if (j->q && j->q < p) failed = settle(rs.h.hcomm, failed);
+        if (failed) {
             mg_say(rank, 1, "bench", "an MPI call failed; stopping");
             st = 1;
             break;
@@ -368,6 +477,10 @@ finish_order:
 finish:
     if (rank == 0) mg_raw_close(&rs.w);
     mg_harness_free(&rs.h);
+    for (int k = 0; k < rs.nsub; k++)
+        if (rs.sub[k].member) mg_harness_free(&rs.sub[k].h);
+    free(rs.sub);
+    free(rs.rotate);
     mg_irrtab_free(rs.table);
     free(jobs.v);
     return st;

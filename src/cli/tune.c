@@ -1,11 +1,12 @@
-/* `mpiguide tune --launcher "mpirun -n 4" -f INPUT -o OUTDIR [--launches R]`: runs without
- * mpirun. Launches `check` R times, analyses the merged launches (candidate profile entries for
- * violations that hold on the merge), then validates them in V fresh launches
- * (--validate-launches) that measure the tuned library through the real intercepted MPI_*
- * calls (LD_PRELOAD + MPIGUIDE_PROFILES) against the default, interleaved in batches in one job
- * (bench --interleave), and analyses again: an entry stays in the profiles only when it held in
- * every validation launch (src/analyze/validate.c). Ends with the tuned table and a short
- * verdict. */
+/* `mpiguide tune --launcher "mpirun -n 4" -f INPUT|--for RECORD -o OUTDIR [--launches R]`: runs
+ * without mpirun. With --for, the input is OUTDIR/plan.txt, planned from an application's
+ * record (`mpiguide plan`). Launches `check` R times, analyses the merged launches (candidate
+ * profile entries for violations that hold on the merge), then validates them in V fresh
+ * launches (--validate-launches) that measure the tuned library through the real intercepted
+ * MPI_* calls (LD_PRELOAD + MPIGUIDE_PROFILES) against the default, interleaved in batches in
+ * one job (bench --interleave), and analyses again: an entry stays in the profiles only when it
+ * held in every validation launch (src/analyze/validate.c). Ends with the tuned table and a
+ * short verdict. */
 #define _GNU_SOURCE /* dladdr, realpath */
 #include "analyze/analyze.h"
 #include "cli.h"
@@ -24,13 +25,16 @@
 #include <unistd.h>
 
 #define TUNE_USAGE                                                                                 \
-    "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT -o OUTDIR [options]\n"               \
+    "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT|--for RECORD -o OUTDIR [options]\n"  \
     "Runs `mpiguide check` in R launches through the launcher, analyses the merged\n"              \
     "launches, writes OUTDIR/profiles/, then validates every entry in V more launches that\n"      \
     "measure the tuned library (LD_PRELOAD with MPIGUIDE_PROFILES) against the default,\n"         \
     "interleaved; an entry is kept only when significantly faster in every one of them.\n"         \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
     "  -f INPUT         input file (as for check)\n"                                               \
+    "  --for RECORD     tune for an application: plan from its record (MPIGUIDE_RECORD) into\n"    \
+    "                   OUTDIR/plan.txt first; --cover F, --np N, --nrep N, --time-ms T,\n"        \
+    "                   --back-to-back N as for `mpiguide plan`\n"                                 \
     "  -o OUTDIR        output directory\n"                                                        \
     "  --launches R     check launches (default 3)\n"                                              \
     "  --validate-launches V  validation launches (default 2; OUTDIR/tuned/ is replaced)\n"        \
@@ -42,6 +46,10 @@ typedef struct tune_opts {
     mg_run_opts r;
     const char *launcher;
     int launches, validate;
+    const char *record; /* --for */
+    mg_plan_opts plan;
+    int plan_flags; /* planning flags given */
+    char planfile[4200];
 } tune_opts;
 
 /* The value of `--NAME V` or `--NAME=V` at argv[*i] (1 .. 1000); 0 when argv[*i] is not that
@@ -70,6 +78,10 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
     o->launcher = NULL;
     o->launches = 3;
     o->validate = 2;
+    o->record = NULL;
+    o->plan_flags = 0;
+    mg_plan_defaults(&o->plan);
+    o->plan.mpi = MG_BUILT_MPI;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc, got;
@@ -83,8 +95,20 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
         } else if ((got = count_opt(argc, argv, &i, "--launches", &o->launches)) ||
                    (got = count_opt(argc, argv, &i, "--validate-launches", &o->validate))) {
             if (got < 0) return 2;
+        } else if (mg_flag_is(a, "--for")) {
+            int used;
+            o->record = mg_flag_value(argc, argv, i, "--for", &used);
+            if (!o->record || !*o->record) {
+                mg_error("--for", "missing value (the record of the application)");
+                return 2;
+            }
+            i += used - 1;
         } else {
-            int used = mg_run_opts_parse(argc, argv, i, &o->r, "tune");
+            int used = mg_plan_parse_flag(argc, argv, i, &o->plan);
+            if (used)
+                o->plan_flags = 1;
+            else
+                used = mg_run_opts_parse(argc, argv, i, &o->r, "tune");
             if (used < 0) return 2;
             i += used - 1;
         }
@@ -92,6 +116,19 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
     if (!o->launcher) {
         mg_error("tune", "--launcher is required");
         return 2;
+    }
+    if (o->record && o->r.input) {
+        mg_error("--for", "takes the place of -f (the input is planned from the record)");
+        return 2;
+    }
+    if (o->plan_flags && !o->record) {
+        mg_error("tune", "--cover, --np, --nrep, --time-ms and --back-to-back plan from a record: "
+                         "they need --for RECORD");
+        return 2;
+    }
+    if (o->record && o->r.outdir) {
+        snprintf(o->planfile, sizeof o->planfile, "%s/plan.txt", o->r.outdir);
+        o->r.input = o->planfile;
     }
     return mg_run_opts_require(&o->r, "tune");
 }
@@ -148,7 +185,7 @@ static char *read_text(const char *path) {
 /* Launch k of the validation of one input line: the default and `tuned` (the intercepted
  * MPI_* call with the profiles) interleaved in batches of 10 observations, in one job. */
 static int validate_line(const tune_opts *o, const char *self, const char *lib,
-                         const mg_input_line *l, int k) {
+                         const mg_input_line *l, int k, const char *stem) {
     char cmd[16384], arg[4200];
     snprintf(cmd, sizeof cmd, "%s env", o->launcher);
     snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
@@ -165,7 +202,7 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, "--algs=default,tuned");
     add_quoted(cmd, sizeof cmd, "--interleave=10");
     add_quoted(cmd, sizeof cmd, "--shuffle");
-    snprintf(arg, sizeof arg, "--output-file=%s/tuned/launch-%d/%s.dat", o->r.outdir, k, l->call);
+    snprintf(arg, sizeof arg, "--output-file=%s/tuned/launch-%d/%s.dat", o->r.outdir, k, stem);
     add_quoted(cmd, sizeof cmd, arg);
     if (o->r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
     char what[256];
@@ -194,6 +231,18 @@ static int fresh_tuned_dir(const tune_opts *o) {
 int mg_cmd_tune(int argc, char **argv) {
     tune_opts o;
     if (parse_tune(argc, argv, &o)) return 2;
+    if (o.record) {
+        char mk[8400] = "mkdir -p";
+        add_quoted(mk, sizeof mk, o.r.outdir);
+        if (system(mk) != 0) {
+            mg_error(o.r.outdir, "cannot create the output directory");
+            return 1;
+        }
+        int prc = mg_plan_write(o.record, &o.plan, o.planfile);
+        if (prc) return prc;
+        if (!o.r.quiet)
+            fprintf(stderr, "mpiguide tune: planned from %s into %s\n", o.record, o.planfile);
+    }
     char *text = read_text(o.r.input);
     if (!text) {
         mg_error(o.r.input, "cannot read input file: %s", strerror(errno));
@@ -251,9 +300,16 @@ int mg_cmd_tune(int argc, char **argv) {
     }
     if (rc == 0 || rc == 3) {
         rc = 0;
+        int *colls = malloc(sizeof(int) * (size_t)(in.n ? in.n : 1));
+        for (int i = 0; colls && i < in.n; i++) colls[i] = mg_coll_lookup(in.lines[i].call);
+        if (!colls) rc = 1;
         for (int k = 1; k <= o.validate && !rc; k++)
-            for (int i = 0; i < in.n && !rc; i++)
-                rc = validate_line(&o, self, lib, &in.lines[i], k) ? 1 : 0;
+            for (int i = 0; i < in.n && !rc; i++) {
+                char stem[128];
+                mg_line_stem(colls, i, stem, sizeof stem);
+                rc = validate_line(&o, self, lib, &in.lines[i], k, stem) ? 1 : 0;
+            }
+        free(colls);
         if (rc)
             mg_error("tune",
                      "stopped; the analysis of the check launches and the unvalidated profiles "

@@ -231,6 +231,17 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
         s->report = strcmp(rep, "1") ? MG_REPORT_FILE : MG_REPORT_STDERR;
         snprintf(report_path, plen, "%s", rep);
     }
+    const char *rec = nonempty(env->get(env->ctx, "MPIGUIDE_RECORD"));
+    if (rec && strcmp(rec, "0")) {
+        s->record = 1;
+        snprintf(s->record_path, sizeof s->record_path, "%s", rec);
+    }
+    const char *match = nonempty(env->get(env->ctx, "MPIGUIDE_MATCH"));
+    if (match && !strcmp(match, "size"))
+        s->match_size = 1;
+    else if (match && strcmp(match, "exact"))
+        errors += say(diag, ctx, 1, "MPIGUIDE_MATCH",
+                      "expected exact or size, not `%s`; taken as exact", match);
     if (!names_match_registry()) {
         errors += say(diag, ctx, 1, "libmpiguide",
                       "internal name table differs from the registry; tuning disabled");
@@ -260,6 +271,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
         size_t bytes = 0;
         if (profiles->n && mg_seltab_build(profiles, seltab, &bytes))
             errors += say(diag, ctx, 1, ppath, "profiles too large (over 1 GiB); ignored");
+        if (s->match_size) mg_seltab_match_size(*seltab);
         s->seltab_bytes = *seltab ? bytes : 0;
         for (int i = 0; i < profiles->n; i++)
             if (profiles->v[i].nodes || profiles->v[i].ppn) s->provenance = 1;

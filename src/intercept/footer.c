@@ -16,7 +16,7 @@ int mg_report_on;
 static const char *const counter_names[MG_N_COUNT] = {
     "total",           "mockup",        "fallback_memory", "fallback_args", "fallback_threads",
     "fallback_userop", "fallback_pool", "optout",          "large_count",   "other",
-    "guard_default",   "verified",      "verify_mismatch"};
+    "guard_default",   "other_type",      "verified",      "verify_mismatch"};
 
 #define SEEN_BITS  10
 #define SEEN_SLOTS (1u << SEEN_BITS)
@@ -122,6 +122,7 @@ void mg_report_write(void) {
         fprintf(f, "%s\n", line);
     }
     mg_guard_report(f);
+    mg_record_report(f);
     if (f != stderr)
         fclose(f);
     else

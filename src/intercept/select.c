@@ -10,6 +10,7 @@
 unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 int mg_threads;
 int mg_general;
+int mg_acct_on;
 
 /* Per profile: the last (msize + 1) << 16 | (alg + 1) looked up; one atomic word, so threads
  * may share it. */
@@ -69,10 +70,13 @@ static int comm_query(MPI_Comm comm, int *p, int *rank, uint32_t *flags) {
     return 0;
 }
 
-int mg_intercept(int coll, const mg_args *a, int *rc) {
+int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     int p, rank;
     uint32_t flags;
     mg_centry *e = NULL;
+    mg_callinfo local;
+    if (!ci) ci = &local;
+    *ci = (mg_callinfo){-1, 0, MPI_DATATYPE_NULL, 0, NULL, MG_SEL_NONE, 0};
     if (__builtin_expect(!mg_threads, 1)) {
         e = mg_comm_info(a->comm);
         if (!e) return 0;
@@ -82,25 +86,28 @@ int mg_intercept(int coll, const mg_args *a, int *rc) {
     }
     mg_count(coll, MG_N_TOTAL);
     if (flags & MG_COMM_INTER) return 0; /* intercommunicators: always the default */
-    int64_t msize = mg_call_msize(coll, a, rank, p);
+    int64_t msize = mg_call_msize(coll, a, rank, p, &ci->esize, &ci->type);
     if (msize < 0) return 0;
+    ci->msize = msize, ci->p = p, ci->e = e;
     if (flags & MG_COMM_OFF) {
         mg_count(coll, MG_N_OPTOUT);
         seen(coll, msize, coll);
         return 0;
     }
-    int tuned;
-    int alg = mg_pick(coll, p, msize, e, &tuned);
+    int alg = mg_pick(coll, p, msize, ci->esize, a->op, e, &ci->sel);
     if (alg == coll) {
         seen(coll, msize, coll);
         return 0;
     }
-    return mg_intercept_mockup(coll, alg, tuned, a, msize, rc);
+    ci->mockup = mg_intercept_mockup(coll, alg, ci->sel, a, msize, rc);
+    if (!ci->mockup && ci->sel == MG_SEL_RANGE) ci->sel = MG_SEL_FALLBACK;
+    return ci->mockup;
 }
 
 int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args *a) {
     int rc;
-    if (alg == MG_GENERAL ? mg_intercept(coll, a, &rc)
+    if (alg == MG_GENERAL && mg_acct_on) return mg_record_call(coll, a);
+    if (alg == MG_GENERAL ? mg_intercept(coll, a, &rc, NULL)
                           : mg_intercept_mockup(coll, alg, tuned, a, msize, &rc))
         return rc;
     return mg_run_default(coll, a);
@@ -125,10 +132,13 @@ void mg_intercept_start(int argc, char **argv) {
         if (!mg_lasthit) memset(&mg_rt.sel, 0, sizeof mg_rt.sel);
     }
     mg_report_on = mg_rt.s.report != MG_REPORT_NONE;
-    mg_general = mg_threads;
+    /* the record needs every call's time: the general path (the report alone keeps the
+     * fast path and prints coverage only when the record's accounting runs) */
+    mg_acct_on = mg_rt.s.record && mg_record_start() == MPI_SUCCESS;
+    mg_general = mg_threads || mg_acct_on;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
-            mg_on[c] = mg_report_on || mg_rt.s.forced[c] >= 0 || has_profile(c);
+            mg_on[c] = mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c);
     /* the guard works on every rank or on none: its first call on a communicator is collective */
     int guard = mg_rt.s.guard && mg_rt.sel.nprof && !mg_threads;
     if (guard) {
@@ -144,8 +154,11 @@ void mg_intercept_stop(void) {
     memset(mg_on, 0, sizeof mg_on);
     mg_general = 0;
     if (mg_rt.usable && !mg_rt.s.off && mg_report_on) mg_guard_agree();
+    if (mg_acct_on) mg_record_finish();
     if (mg_rt.usable && !mg_rt.s.off) mg_report_write();
     mg_guard_stop();
+    mg_record_stop();
+    mg_acct_on = 0;
     mg_comm_stop();
     free(mg_lasthit);
     mg_lasthit = NULL;

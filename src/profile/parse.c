@@ -139,6 +139,8 @@ static int provenance(parser *ps, char *s) {
     if (!strcmp(key, "datatype")) dst = o->datatype, cap = sizeof o->datatype;
     if (!strcmp(key, "operation")) dst = o->operation, cap = sizeof o->operation;
     if (!strcmp(key, "date")) dst = o->date, cap = sizeof o->date;
+    if (!strcmp(key, "timing")) dst = o->timing, cap = sizeof o->timing;
+    if (!strcmp(key, "roots")) dst = o->roots, cap = sizeof o->roots;
     if (dst) {
         snprintf(dst, cap, "%s", val);
         return 0;

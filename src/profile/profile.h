@@ -39,6 +39,7 @@ typedef struct mg_profile {
     mg_prange *ranges;
     /* Provenance `#@key=value` lines written by mpiguide; empty or 0 when absent. */
     char mpi_library[256], datatype[64], operation[64], date[64];
+    char timing[32], roots[64]; /* the benchmark's timing mode and root sequence */
     int nodes, ppn;
     int nvalid; /* `#@validated=` lines, in file order */
     mg_pvalid *valid;

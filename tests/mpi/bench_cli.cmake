@@ -200,7 +200,10 @@ elseif(CASE STREQUAL "usage")
     "--nrep-file=missing.txt|missing.txt: cannot read"
     "--nrep-file=bad.txt|bad.txt:1: expected"
     "--calls-list=MPI_Bcast --msizes-list=8 --nrep-file=partial.txt|--nrep-file: partial.txt has no row for MPI_Bcast 8"
-    "--resume --output-file=other.dat|--resume: other.dat was measured with nprocs=999")
+    "--resume --output-file=other.dat|--resume: other.dat was measured with nprocs=999"
+    "--comm-sizes=3|--comm-sizes: 3 is more than the 2 processes of this job"
+    "--roots=2|--roots: 2 is not a rank of 2 processes"
+    "--roots=1 --comm-sizes=2,1|--roots: 1 is not a rank of 1 processes \\(the smallest of --comm-sizes\\)")
   foreach(c ${cases})
     string(REPLACE "|" ";" parts "${c}")
     list(GET parts 0 args)
@@ -504,6 +507,39 @@ elseif(CASE STREQUAL "table")
     endif()
     expect_match("${err}" "mpiguide: error: ${msg}" "`${args}`")
   endforeach()
+
+elseif(CASE STREQUAL "appcond")
+  # --comm-sizes, --roots, --back-to-back: sections per communicator size, the conditions in the
+  # header, results verified, and the roots really rotating (seen by MPIGUIDE_RECORD on the
+  # intercepted `tuned` calls)
+  run(rc out err bench --calls-list=MPI_Reduce,MPI_Bcast --msizes-list=8,64 --datatype=MPI_DOUBLE
+      --op=MPI_SUM --algs=default,reduce_as_allreduce,bcast_as_allgatherv --comm-sizes=2,1
+      --roots=rotate --back-to-back=3 --nrep=4 --verify --output-file=app.dat ${Q})
+  if(NOT rc EQUAL 0)
+    fail("bench with the application's conditions: exit ${rc}\n${err}")
+  endif()
+  expect_rows(app.dat 4 16)
+  file(READ ${WORK}/app.dat t)
+  foreach(re "\n#@roots=rotate\n" "\n#@timing=back-to-back\n#@batch=3\n"
+          "\n#@comm_layout=2:1x2,1:1x1\n" "\n#@comm_size=2\nMPI_" "\n#@comm_size=1\nMPI_")
+    expect_match("${t}" "${re}" "app.dat")
+  endforeach()
+  expect_match("${err}" "verify: MPI_Reduce reduce_as_allreduce 64: pass" "verified")
+  set(ENV{MPIGUIDE_RECORD} ${WORK}/rec.txt)
+  run_ok(bench --calls-list=MPI_Reduce --msizes-list=8 --algs=tuned --roots=rotate --nrep=6
+         --warmup=0 --output-file=tuned.dat ${Q})
+  unset(ENV{MPIGUIDE_RECORD})
+  file(READ ${WORK}/rec.txt t)
+  expect_match("${t}" "\nMPI_Reduce p=2 [^\n]* roots=0:[0-9]+,1:[0-9]+ roots_other=0 rotations=[1-9]"
+               "rotating roots in the record")
+  # a resumed run completes the sections, the cut measurement with its section line
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=8,64 --comm-sizes=2,1 --nrep=3
+         --output-file=res.dat ${Q})
+  execute_process(COMMAND sh -c "head -c -20 res.dat > cut.dat && mv cut.dat res.dat"
+                  WORKING_DIRECTORY ${WORK})
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=8,64 --comm-sizes=2,1 --nrep=3
+         --output-file=res.dat --resume ${Q})
+  expect_rows(res.dat 3 4)
 
 elseif(CASE STREQUAL "verify")
   # a deliberately wrong algorithm (test variant of the registry) is caught; correct ones pass

@@ -141,6 +141,19 @@ int main(void) {
                   (!n || !strcmp(l.where[0], "MPIGUIDE_GUARD")),
               "MPIGUIDE_GUARD=%s: guard %d, %d errors", gc[i].v ? gc[i].v : "(unset)", s.guard, n);
     }
+    /* MPIGUIDE_RECORD names a file (0 is off); MPIGUIDE_MATCH is exact (default) or size */
+    var v6[] = {{"MPIGUIDE_RECORD", "/tmp/rec.txt"}, {"MPIGUIDE_MATCH", "size"}, {NULL, NULL}};
+    n = read_with(v6, 0, NULL, &s, &l);
+    CHECK(n == 0 && s.record && !strcmp(s.record_path, "/tmp/rec.txt") && s.match_size,
+          "record and match=size: %d errors", n);
+    var v7[] = {{"MPIGUIDE_RECORD", "0"}, {"MPIGUIDE_MATCH", "exact"}, {NULL, NULL}};
+    n = read_with(v7, 0, NULL, &s, &l);
+    CHECK(n == 0 && !s.record && !s.match_size, "record 0 is off, match exact");
+    var v8[] = {{"MPIGUIDE_MATCH", "loose"}, {NULL, NULL}};
+    n = read_with(v8, 0, NULL, &s, &l);
+    CHECK(n == 1 && !strcmp(l.where[0], "MPIGUIDE_MATCH") && strstr(l.what[0], "`loose`") &&
+              !s.match_size,
+          "bad MPIGUIDE_MATCH: %d errors", n);
 
     /* config file applies; MPIGUIDE_OFF reads nothing */
     char cfg[] = "/tmp/mg_test_settings_XXXXXX";
