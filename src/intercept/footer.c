@@ -13,9 +13,9 @@ _Atomic uint64_t mg_counts[MPIGUIDE_COLL_COUNT][MG_N_COUNT];
 int mg_report_on;
 
 static const char *const counter_names[MG_N_COUNT] = {
-    "total",           "mockup",         "fallback_memory", "fallback_args", "fallback_threads",
-    "fallback_userop", "fallback_pool",  "optout",          "large_count",   "other",
-    "verified",        "verify_mismatch"};
+    "total",           "mockup",           "fallback_memory", "fallback_args",  "fallback_threads",
+    "fallback_userop", "fallback_pool",    "optout",          "large_count",    "other",
+    "library",         "fallback_library", "verified",        "verify_mismatch"};
 
 #define SEEN_BITS  10
 #define SEEN_SLOTS (1u << SEEN_BITS)
@@ -98,7 +98,7 @@ void mg_report_write(void) {
     qsort(rows, n, sizeof rows[0], row_cmp);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_coll_name(rows[i].coll), (long long)rows[i].msize,
-                mg_algs[rows[i].alg].name);
+                mpiguide_algorithm_name(rows[i].alg));
     fprintf(f, "#@pgmpi config size_msg_buffer_bytes %llu\n",
             (unsigned long long)mg_cfg.size_msg_buffer_bytes);
     fprintf(f, "#@pgmpi config size_int_buffer_bytes %llu\n",

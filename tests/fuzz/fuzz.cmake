@@ -20,7 +20,7 @@ if(MG_FUZZ_WORKS)
   set(MG_FUZZ_PURE ${CMAKE_SOURCE_DIR}/src/profile/parse.c
       ${CMAKE_SOURCE_DIR}/src/profile/load.c ${CMAKE_SOURCE_DIR}/src/profile/seltab.c
       ${CMAKE_SOURCE_DIR}/src/catalog/catalog.c ${CMAKE_SOURCE_DIR}/src/util/file.c
-      ${CMAKE_SOURCE_DIR}/src/core/config.c)
+      ${CMAKE_SOURCE_DIR}/src/core/config.c ${CMAKE_SOURCE_DIR}/src/libalg/names.c)
   foreach(target profile config)
     set(out ${CMAKE_BINARY_DIR}/bin/fuzz_${target})
     add_custom_command(OUTPUT ${out}
