@@ -156,8 +156,8 @@ int mg_cmd_selftest(int argc, char **argv) {
         if (cases == 0) continue;
         bad |= matched != cases || err != MPI_SUCCESS;
         if (rank == 0)
-            printf("%-24s %-42s %s %d/%d cases (%s ran in %d)\n",
-                   mpiguide_collective_name(coll), mpiguide_algorithm_name(alg),
+            printf("%-24s %-42s %s %d/%d cases (%s ran in %d)\n", mpiguide_collective_name(coll),
+                   mpiguide_algorithm_name(alg),
                    matched == cases && err == MPI_SUCCESS ? "MATCH   " : "MISMATCH", matched, cases,
                    mpiguide_algorithm_kind(alg) == MPIGUIDE_KIND_LIBRARY ? "it" : "mock-up", ran);
     }
