@@ -1,11 +1,11 @@
 /* Profile entries from the analysis, rendered by profile/write.c: one file per
- * collective with entries, profiles/<MPI_Name>_p<P>.prf. An entry needs a violation after
- * correction that saves at least --min-gain of the default's median; the fastest such mock-up
- * wins. Adjacent measured sizes choosing the same mock-up form one range [first, last]; a size
- * between two measured sizes is covered only when both neighbours chose the same mock-up
- * (otherwise the default runs there). Gatherv/Scatterv (and the other v-collectives, which
- * select by communicator size only) get one range 0..INT64_MAX, and only for a mock-up that
- * qualified at every measured size. */
+ * collective with entries, profiles/<MPI_Name>_p<P>.prf. An entry needs a violation (mock-up) or
+ * a tuning opportunity (library algorithm) after correction that saves at least --min-gain of
+ * the default's median; the fastest candidate of either kind wins. Adjacent measured sizes choosing
+ * the same mock-up form one range [first, last]; a size between two measured sizes is covered only
+ * when both neighbours chose the same mock-up (otherwise the default runs there). Gatherv/Scatterv
+ * (and the other v-collectives, which select by communicator size only) get one range 0..INT64_MAX,
+ * and only for a mock-up that qualified at every measured size. */
 #include "util/format.h"
 #include "model.h"
 #include "profile/profile.h"
@@ -27,7 +27,7 @@ typedef struct {
 static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int alg) {
     for (int r = 0; r < q->ncells; r++) {
         const mg_cell *m = &q->cells[r];
-        if (m->alg == alg && m->violation &&
+        if (m->alg == alg && (m->violation || m->opportunity) &&
             1 - m->median / q->cells[q->def].median >= a->opts.min_gain)
             return m;
     }
@@ -44,7 +44,7 @@ static int v_choice(const mg_analysis *a, const mg_coll_result *c) {
             int alg = c->points[pi].cells[k].alg, n = 0;
             double logs = 0;
             for (int qi = 0; qi < c->npoints; qi++) {
-                if (!c->points[qi].checked) continue;
+                if (!c->points[qi].checked && !c->points[qi].lib_checked) continue;
                 const mg_cell *m = qualifying(a, &c->points[qi], alg);
                 if (!m) {
                     n = 0;
@@ -91,8 +91,9 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
     char head[1024];
     snprintf(head, sizeof head,
              "# written by `mpiguide analyze`\n"
-             "# entries: violations after %s correction (alpha %g, %s, %d launch%s) at least "
-             "%g%% faster than the default\n%s",
+             "# entries: violations (mock-ups) and tuning opportunities (library algorithms) "
+             "after %s correction\n# (alpha %g, %s, %d launch%s) at least %g%% faster than the "
+             "default\n%s",
              mg_correction_name(a->opts.correction), a->opts.alpha, mg_test_name(a->opts.test),
              a->nlaunches, a->nlaunches == 1 ? "" : "es", a->opts.min_gain * 100,
              vcoll ? "# one range for all sizes: the mock-up qualified at every measured size\n"

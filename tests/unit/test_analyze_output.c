@@ -333,7 +333,8 @@ static void tuned(void) {
     fclose(f);
     CHECK(run_analyze(dir, 0, MG_TEST_RANKSUM) == 0, "analyze with tuned data");
     char *t = read_out(dir, "tables/tuned.txt");
-    CHECK(t && synth_count(t, "allreduce_as_reduce_bcast") == 2 && synth_count(t, "yes") == 2,
+    /* per size: the best candidate and the profile's choice, both the mock-up */
+    CHECK(t && synth_count(t, "allreduce_as_reduce_bcast") == 4 && synth_count(t, "yes") == 2,
           "tuned table:\n%s", t ? t : "(none)");
     free(t);
     char *h = read_out(dir, "report.html");
@@ -348,7 +349,60 @@ static void tuned(void) {
     synth_rmrf(dir);
 }
 
+/* Library algorithms (`*_lib_*`): faster ones are tuning opportunities, never violations (the
+ * quality score and --exit-code stay about guidelines), they have their own score, and profiles
+ * take the fastest candidate of either kind. Sizes: at 64 only the library algorithm wins, at
+ * 1024 both win and the mock-up is faster, at 4096 both win and the library algorithm is
+ * faster, at 16384 nothing wins. */
+static void library_algorithms(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(77);
+    long long m[] = {64, 1024, 4096, 16384};
+    double mock[] = {1.1, 0.5, 0.8, 1.2}, lib[] = {0.6, 0.7, 0.5, 1.1};
+    for (int i = 0; i < 4; i++) {
+        synth_series(dir, 2, "MPI_Allreduce", "default", m[i], 10e-6, 0.01, 200);
+        synth_series(dir, 2, "MPI_Allreduce", "allreduce_as_reduce_bcast", m[i], 10e-6 * mock[i],
+                     0.01, 200);
+        synth_series(dir, 2, "MPI_Allreduce", "allreduce_lib_ring", m[i], 10e-6 * lib[i], 0.01,
+                     200);
+    }
+    CHECK(run_analyze(dir, 1, MG_TEST_RANKSUM) == 3, "--exit-code: the mock-up's violations");
+    char *p = read_out(dir, "profiles/MPI_Allreduce_p4.prf");
+    const char *want = "\nMPI_Allreduce\n4\n2\n1 allreduce_lib_ring\n2 "
+                       "allreduce_as_reduce_bcast\n3\n64 64 1\n1024 1024 2\n4096 4096 1\n";
+    CHECK(p && strstr(p, want), "fastest candidate of either kind per size:\n%s", p ? p : "");
+    if (p) parses(p, "MPI_Allreduce profile with a library algorithm", 3, 4096, 1);
+    free(p);
+    char *s = read_out(dir, "summary.txt");
+    /* violations: 1024 and 4096 (mock-up), of 4 checked sizes; quality over the mock-up only */
+    CHECK(s && strstr(s, "brave     2 of 4") &&
+              strstr(s, "tuning opportunities, not guideline violations") &&
+              strstr(s, "faster than the default: 3 of 4 (collective, size) combinations"),
+          "summary keeps violations and opportunities apart:\n%s", s ? s : "");
+    /* library score: (0.6 * 0.7 * 0.5 * 1)^(1/4) */
+    const char *ls = s ? strstr(s, "Default vs best library algorithm: ") : NULL;
+    double score = ls ? atof(ls + strlen("Default vs best library algorithm: ")) : NAN;
+    double want_score = pow(0.6 * 0.7 * 0.5, 0.25), want_quality = pow(0.5 * 0.8, 0.25);
+    CHECK(fabs(score - want_score) < 0.02, "library score %g (expected %g)", score, want_score);
+    const char *qs = s ? strstr(s, "Quality score: ") : NULL;
+    double quality = qs ? atof(qs + strlen("Quality score: ")) : NAN;
+    CHECK(fabs(quality - want_quality) < 0.02, "quality %g: mock-ups only (expected %g)", quality,
+          want_quality);
+    free(s);
+    char *v = read_out(dir, "tables/violation/MPI_Allreduce.csv");
+    CHECK(v && strstr(v, "kind,opportunity") && synth_count(v, ",library,1") == 3 &&
+              synth_count(v, ",mock-up,") == 4,
+          "violation table marks the kinds:\n%s", v ? v : "");
+    free(v);
+    char *h = read_out(dir, "report.html");
+    CHECK(h && strstr(h, "default vs best library algorithm") && strstr(h, "allreduce_lib_ring"),
+          "report shows the library score");
+    free(h);
+    synth_rmrf(dir);
+}
+
 int main(void) {
+    library_algorithms();
     units();
     reader();
     profiles();
