@@ -27,7 +27,7 @@ static size_t skip_string(const char *t, size_t n, size_t i) {
                         return 0;
                 }
                 i += 4;
-            } else if (!strchr("\"\\/bfnrt", t[i])) {
+            } else if (!t[i] || !strchr("\"\\/bfnrt", t[i])) {
                 return 0;
             }
         }

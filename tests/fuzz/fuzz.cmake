@@ -20,8 +20,9 @@ if(MG_FUZZ_WORKS)
   set(MG_FUZZ_PURE ${CMAKE_SOURCE_DIR}/src/profile/parse.c
       ${CMAKE_SOURCE_DIR}/src/profile/load.c ${CMAKE_SOURCE_DIR}/src/profile/seltab.c
       ${CMAKE_SOURCE_DIR}/src/catalog/catalog.c ${CMAKE_SOURCE_DIR}/src/util/file.c
-      ${CMAKE_SOURCE_DIR}/src/core/config.c ${CMAKE_SOURCE_DIR}/src/libalg/names.c)
-  foreach(target profile config)
+      ${CMAKE_SOURCE_DIR}/src/core/config.c ${CMAKE_SOURCE_DIR}/src/libalg/names.c
+      ${CMAKE_SOURCE_DIR}/src/libalg/json.c ${CMAKE_SOURCE_DIR}/src/libalg/export.c)
+  foreach(target profile config json)
     set(out ${CMAKE_BINARY_DIR}/bin/fuzz_${target})
     add_custom_command(OUTPUT ${out}
       COMMAND ${MG_CLANG} ${MG_FUZZ_FLAGS} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${target}.c
