@@ -283,10 +283,11 @@ int mg_libalg_discover(int first_id) {
     return discover(first_id, 1);
 }
 
-/* FNV-1a over everything that must be equal on all ranks. */
+/* FNV-1a over everything that must be equal on all ranks: the discovered entries (rank 0 adds
+ * named-only ones while it reads profiles; they never run). */
 static uint64_t table_hash(void) {
     uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < mg_libalg_count(); i++) {
+    for (int i = 0; i < mg_libalg_nrunnable(); i++) {
         const mg_libalg *e = mg_libalg_at(i);
         char line[256];
         int n = snprintf(line, sizeof line, "%d %s %d %u;", e->coll, e->name, e->value,
@@ -301,7 +302,7 @@ int mg_libalg_agree(void) {
     int first = mg_libalg_first_id();
     /* min and max of (on, count, hash halves) in one call: equal everywhere iff min == max */
     long long mine[8], all[8];
-    long long on = mg_libalg_off() == NULL, n = mg_libalg_count();
+    long long on = mg_libalg_off() == NULL, n = mg_libalg_nrunnable();
     long long lo = (long long)(h & 0x7fffffff), hi = (long long)((h >> 32) & 0x7fffffff);
     long long v[4] = {on, n, lo, hi};
     for (int i = 0; i < 4; i++) mine[i] = v[i], mine[4 + i] = -v[i];
