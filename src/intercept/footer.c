@@ -106,6 +106,12 @@ void mg_report_write(void) {
     fprintf(f, "#@pgmpi config tune_user_ops %d\n", mg_cfg.tune_user_ops);
     fprintf(f, "#@pgmpi config tuw_degrade_bytes %llu\n",
             (unsigned long long)mg_cfg.tuw_degrade_bytes);
+    /* the MPI's own algorithms (src/libalg/): how many could be selected, or why none */
+    if (mpiguide_library_off())
+        fprintf(f, "#@mpiguide library_algorithms off: %s\n", mpiguide_library_off());
+    else
+        fprintf(f, "#@mpiguide library_algorithms %d\n",
+                mpiguide_algorithm_count() - mg_nalgs);
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         if (!atomic_load(&mg_counts[c][MG_N_TOTAL])) continue;
         char line[1024];

@@ -137,3 +137,22 @@ ic_cli(libalg_export_other_format RC 2 RUN ${LA_CLI} export
   --format=$<IF:$<STREQUAL:${MPIGUIDE_MPI},openmpi>,mpich-json,ompi-rules> ${IC}/libalg_tuned
   -o ${CMAKE_CURRENT_BINARY_DIR}/libalg_x
   EXPECT "mpiguide: error: --format: [a-z-]+ needs the [A-Za-z ]+ build")
+
+# --- off: one line says why, and names of library algorithms then select the default ---
+# one rank without them (its own MPIGUIDE_OFF=1): the ranks agree to turn them off everywhere
+ic_test(libalg_off_rank NP 1 RUN
+  env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_ALG=allreduce=${LA_ALLREDUCE} ${IC_APP}
+  : ${MPIEXEC_NUMPROC_FLAG} 1 env LD_PRELOAD=${IC_LIB} MPIGUIDE_OFF=1 ${IC_APP}
+  EXPECT ${IC_OK} "#@mpiguide library_algorithms off: library algorithms are off on another rank"
+    "calls MPI_Allreduce total=[0-9]+ [^\n]* library=0 ")
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  # the user keeps Open MPI's dynamic rules off: no library algorithm can run
+  ic_test(libalg_off_dynamic_rules NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    OMPI_MCA_coll_tuned_use_dynamic_rules=0 MPIGUIDE_ALG=allreduce=allreduce_lib_ring ${IC_APP}
+    EXPECT ${IC_OK}
+      "warning: MPIGUIDE_ALG: unknown library algorithm `allreduce_lib_ring` for MPI_Allreduce under openmpi \\(library algorithms are off: Open MPI's coll_tuned_use_dynamic_rules is false"
+      "#@mpiguide library_algorithms off: Open MPI's coll_tuned_use_dynamic_rules is false"
+      "calls MPI_Allreduce total=[0-9]+ [^\n]* library=0 ")
+  ic_test(libalg_info_off NP 2 RUN env OMPI_MCA_coll_tuned_use_dynamic_rules=0 ${LA_CLI} info
+    EXPECT "library algorithms: off: Open MPI's coll_tuned_use_dynamic_rules is false")
+endif()
