@@ -26,7 +26,7 @@
 extern unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 /* MPI_THREAD_MULTIPLE: counters use atomic increments, the communicator cache is bypassed. */
 extern int mg_threads;
-/* mg_threads or a report to fill: every call takes the general path. */
+/* mg_threads: every call takes the general path. */
 extern int mg_general;
 
 /* Handles the call when a mock-up runs: returns 1 with its result in *rc. Returns 0 when the
@@ -212,9 +212,30 @@ enum mg_decision {
     MG_GENERAL = -2  /* take the general path: mg_intercept decides and counts */
 };
 
+/* The most common case, inline in the exported wrapper itself: a repeat of the last call that
+ * ran the default on a cached intracommunicator without opt-out (the same recvtype handle and
+ * recvcount, for the collectives whose size every rank takes from those two), no threads.
+ * Counted and passed on. It calls nothing and needs no registers beyond the scratch ones, so
+ * the wrapper keeps no stack frame and the default is a tail jump with the caller's arguments
+ * untouched. */
+static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_args *a) {
+    if (!mg_size_from_recv_everywhere(coll) || __builtin_expect(mg_general, 0)) return 0;
+    uintptr_t k = mg_hbits(&a->comm, sizeof a->comm);
+    const mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
+    uintptr_t tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
+    if (e->key != k || !k || e->flags || e->dtype[coll] != tk || !tk ||
+        e->dcount[coll] != a->recvcount)
+        return 0;
+    _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
+    atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    return 1;
+}
+
 /* The common case inline in each wrapper, with coll constant so the size rule and the counter
- * address fold: a cached intracommunicator without opt-out, a predefined datatype, no report
- * table to fill and no threads. It calls nothing, so the default stays a plain tail jump.
+ * address fold: a cached intracommunicator without opt-out, a predefined datatype and no
+ * threads. It calls nothing but the report's table on a size new to the communicator, so the
+ * default stays a plain tail jump.
  * Returns MG_DEFAULT (counted), MG_GENERAL (mg_intercept does it all), or a mock-up's id. */
 static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, int64_t *msize,
                                                            int *tuned) {
@@ -223,13 +244,8 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
-    int simple = mg_size_from_recv_everywhere(coll);
+    int simple = mg_size_from_recv_everywhere(coll);        /* a repeat was handled by mg_repeat */
     uintptr_t tk = mg_hbits(&a.recvtype, sizeof a.recvtype);
-    if (simple && e->dtype[coll] == tk && e->dcount[coll] == a.recvcount && tk) {
-        atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
-        return MG_DEFAULT;
-    }
     int64_t count = 0;
     int ts = 0;
     if (!mg_coll_is_v(coll)) {
@@ -243,6 +259,9 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     int alg = mg_pick(coll, e->p, *msize, e, tuned);
     if (alg != coll) return alg;
     if (simple) e->dtype[coll] = tk, e->dcount[coll] = a.recvcount;
+    /* the report's (collective, msize) -> algorithm table: a new size on this communicator
+     * (a repeat of the memo's (type, count) was recorded when the memo was set) */
+    if (__builtin_expect(mg_report_on, 0)) mg_report_seen(coll, *msize, coll);
     return MG_DEFAULT;
 }
 

@@ -124,7 +124,7 @@ void mg_intercept_start(int argc, char **argv) {
         if (!mg_lasthit) memset(&mg_rt.sel, 0, sizeof mg_rt.sel);
     }
     mg_report_on = mg_rt.s.report != MG_REPORT_NONE;
-    mg_general = mg_threads || mg_report_on;
+    mg_general = mg_threads;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] = mg_report_on || mg_rt.s.forced[c] >= 0 || has_profile(c);
