@@ -25,7 +25,9 @@
     "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT -o OUTDIR [options]\n"               \
     "Runs `mpiguide check` in R launches through the launcher, analyses the merged\n"              \
     "launches, writes OUTDIR/profiles/, then measures the tuned library (LD_PRELOAD with\n"        \
-    "MPIGUIDE_PROFILES) against the default and every mock-up in one more launch.\n"               \
+    "MPIGUIDE_PROFILES) against the default, every mock-up and every library algorithm\n"          \
+    "(*_lib_*) in one more launch. Profiles take the fastest of either kind; export the\n"         \
+    "library-algorithm part with `mpiguide export` (docs/library-algorithms.md).\n"                \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
     "  -f INPUT         input file (as for check)\n"                                               \
     "  -o OUTDIR        output directory\n"                                                        \
@@ -159,7 +161,7 @@ static int print_tuned(const char *outdir) {
         return 1;
     }
     printf("\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default and the "
-           "best mock-up, measured in one launch:\n%s",
+           "best candidate (mock-up or library algorithm), measured in one launch:\n%s",
            outdir, text);
     free(text);
     return 0;
