@@ -39,7 +39,7 @@ typedef struct mg_harness {
     double synced_at;      /* rank 0's clock at the last synchronisation */
     int yield;             /* more ranks than cores on this node: waiting loops yield */
     mg_machine machine;
-    int64_t batch;         /* --back-to-back: calls per observation (1: single-call timing) */
+    int64_t batch; /* --back-to-back: calls per observation (1: single-call timing) */
 } mg_harness;
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
