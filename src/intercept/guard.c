@@ -38,6 +38,15 @@ typedef struct gcomm { /* the guard's state of one communicator */
 static mg_private_kind kind;
 static int started;
 
+/* The last guarded call: a loop of the same collective and size on one communicator, the
+ * common case, skips both lookups. Cleared when that communicator's state goes. */
+static struct {
+    MPI_Comm comm;
+    uint64_t key;
+    gcomm *g;
+    gslot *s;
+} last;
+
 /* Slots of communicators freed before the end, kept for the footer. */
 static gslot *retired;
 static int nretired, capretired;
@@ -45,6 +54,7 @@ static int nretired, capretired;
 static void keep_retired(void *state, MPI_Comm priv) {
     (void)priv;
     gcomm *g = state;
+    if (last.g == g) last.s = NULL;
     for (int i = 0; i < SLOTS; i++) {
         if (!g->slot[i].key) continue;
         if (nretired == capretired) {
@@ -141,15 +151,23 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
 
 int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_t msize, int *rc) {
     if (!started) return 0;
-    gcomm *g = mg_private_find(&kind, a->comm);
-    if (__builtin_expect(!g, 0)) { /* the first covered call on this communicator, everywhere */
-        g = mg_private_get(&kind, a->comm);
-        if (!g) return 0;
-        g->p = sh->p;
-        PMPI_Comm_rank(a->comm, &g->rank);
+    uint64_t key = ((uint64_t)msize << 5 | (uint64_t)coll) + 1;
+    gcomm *g;
+    gslot *s;
+    if (last.s && last.comm == a->comm && last.key == key) {
+        g = last.g, s = last.s;
+    } else {
+        g = mg_private_find(&kind, a->comm);
+        if (__builtin_expect(!g, 0)) { /* the first covered call on this communicator */
+            g = mg_private_get(&kind, a->comm);
+            if (!g) return 0;
+            g->p = sh->p;
+            PMPI_Comm_rank(a->comm, &g->rank);
+        }
+        s = slot_of(g, coll, alg, msize);
+        if (!s) return 0;
+        last.comm = a->comm, last.key = key, last.g = g, last.s = s;
     }
-    gslot *s = slot_of(g, coll, alg, msize);
-    if (!s) return 0;
     int act = mg_guard_step(&s->e);
     if (__builtin_expect(act == MG_GUARD_SKIP, 1)) return 0;
     return sampled(g, s, act, alg, a, sh, msize, rc);
@@ -228,6 +246,7 @@ void mg_guard_report(FILE *f) {
 void mg_guard_stop(void) {
     if (!started) return;
     kind.fini = NULL; /* the report is written: nothing more to keep */
+    last.s = NULL;
     mg_private_stop(&kind);
     free(retired);
     retired = NULL;
