@@ -64,7 +64,9 @@ enum mpiguide_decline {
     MPIGUIDE_DECLINE_OVERFLOW = 1u << 1,  /* a count or byte size beyond int */
     MPIGUIDE_DECLINE_DATATYPE = 1u << 2,  /* datatype layout (negative or zero extent) */
     MPIGUIDE_DECLINE_OP = 1u << 3,        /* reduction op it cannot apply */
-    MPIGUIDE_DECLINE_THREADS = 1u << 4    /* MPI_THREAD_MULTIPLE: scratch is process-wide */
+    MPIGUIDE_DECLINE_THREADS = 1u << 4,   /* no longer used: MPI_THREAD_MULTIPLE runs mock-ups */
+    MPIGUIDE_DECLINE_DEFECT = 1u << 5     /* an inner collective would run into a known defect
+                                             of the running MPI library (docs/defects.md) */
 };
 
 /* Sets up the scratch pools (collective over MPI_COMM_WORLD; call after MPI_Init). Done

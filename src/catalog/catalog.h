@@ -37,6 +37,7 @@ enum mg_cat_coll {
 #define MG_DECLINE_DATATYPE  4u
 #define MG_DECLINE_OP        8u
 #define MG_DECLINE_THREADS   16u
+#define MG_DECLINE_DEFECT    32u
 
 typedef struct mg_coll_desc {
     const char *name;  /* "MPI_Allreduce" */

@@ -16,7 +16,8 @@ _Static_assert(MG_DECLINE_INTERCOMM == MPIGUIDE_DECLINE_INTERCOMM &&
                    MG_DECLINE_OVERFLOW == MPIGUIDE_DECLINE_OVERFLOW &&
                    MG_DECLINE_DATATYPE == MPIGUIDE_DECLINE_DATATYPE &&
                    MG_DECLINE_OP == MPIGUIDE_DECLINE_OP &&
-                   MG_DECLINE_THREADS == MPIGUIDE_DECLINE_THREADS,
+                   MG_DECLINE_THREADS == MPIGUIDE_DECLINE_THREADS &&
+                   MG_DECLINE_DEFECT == MPIGUIDE_DECLINE_DEFECT,
                "decline bits");
 
 const mg_alg mg_algs[] = {
