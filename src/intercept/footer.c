@@ -13,9 +13,9 @@ _Atomic uint64_t mg_counts[MPIGUIDE_COLL_COUNT][MG_N_COUNT];
 int mg_report_on;
 
 static const char *const counter_names[MG_N_COUNT] = {
-    "total",           "mockup",         "fallback_memory", "fallback_args", "fallback_threads",
-    "fallback_userop", "fallback_pool",  "optout",          "large_count",   "other",
-    "verified",        "verify_mismatch"};
+    "total",           "mockup",        "fallback_memory", "fallback_args", "fallback_threads",
+    "fallback_userop", "fallback_pool", "optout",          "large_count",   "other",
+    "fallback_defect", "known_defect",  "repaired",        "verified",      "verify_mismatch"};
 
 #define SEEN_BITS  10
 #define SEEN_SLOTS (1u << SEEN_BITS)

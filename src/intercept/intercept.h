@@ -26,8 +26,9 @@
 extern unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 /* MPI_THREAD_MULTIPLE: counters use atomic increments, the communicator cache is bypassed. */
 extern int mg_threads;
-/* mg_threads or a report to fill: every call takes the general path. */
-extern int mg_general;
+/* Per collective: every call takes the general path (MPI_THREAD_MULTIPLE, a report to fill, or
+ * MPIGUIDE_REPAIR=1 with a known defect of the running MPI in this collective). */
+extern unsigned char mg_general[MPIGUIDE_COLL_COUNT];
 
 /* Handles the call when a mock-up runs: returns 1 with its result in *rc. Returns 0 when the
  * caller must run the library's own collective (selection said default, or a fallback). */
@@ -49,6 +50,9 @@ enum mg_counter {
     MG_N_OPTOUT,     /* the communicator has mpiguide_off=true */
     MG_N_LARGE,      /* MPI-4 large-count call whose size does not fit int */
     MG_N_OTHER,      /* message size found no room in the alg-line table */
+    MG_N_FB_DEFECT,  /* the mock-up declined: an inner call would meet a known MPI defect */
+    MG_N_DEFECT,     /* the library's own collective was due on a known-defect condition */
+    MG_N_REPAIRED,   /* ... and MPIGUIDE_REPAIR=1 ran a repair mock-up instead */
     MG_N_VERIFIED,   /* MPIGUIDE_VERIFY: compared with the default */
     MG_N_MISMATCH,   /* ... and differed */
     MG_N_COUNT
@@ -212,7 +216,7 @@ enum mg_decision {
  * Returns MG_DEFAULT (counted), MG_GENERAL (mg_intercept does it all), or a mock-up's id. */
 static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, int64_t *msize,
                                                            int *tuned) {
-    if (__builtin_expect(mg_general, 0)) return MG_GENERAL;
+    if (__builtin_expect(mg_general[coll], 0)) return MG_GENERAL;
     uintptr_t k = mg_hbits(&a.comm, sizeof a.comm);
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;

@@ -3,12 +3,13 @@
  * range (hash + binary search, with a one-entry memo per profile for repeated sizes), then the
  * algorithm or the default. Every input is identical on all ranks of the communicator. */
 #include "intercept.h"
+#include "core/defects.h"
 #include "core/scratch.h"
 #include <stdlib.h>
 
 unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 int mg_threads;
-int mg_general;
+unsigned char mg_general[MPIGUIDE_COLL_COUNT];
 
 /* Per profile: the last (msize + 1) << 16 | (alg + 1) looked up; one atomic word, so threads
  * may share it. */
@@ -16,6 +17,35 @@ _Atomic uint64_t *mg_lasthit;
 
 static inline void seen(int coll, int64_t msize, int alg) {
     if (mg_report_on) mg_report_seen(coll, msize, alg);
+}
+
+/* The library's own collective is due (selection said default, or the mock-up fell back). On a
+ * known-defect condition of the running MPI, judged from facts every rank shares (a rooted
+ * collective's MPI_IN_PLACE counts as possible), the call is counted, and with MPIGUIDE_REPAIR=1
+ * the entry's first repair mock-up that accepts the call runs instead, on every rank alike.
+ * Returns 1 with *rc when a repair ran. */
+static int repair(int coll, const mg_args *a, int64_t msize, int *rc) {
+    mg_shape s;
+    if (!mg_defects_in(coll) || mg_shape_of(coll, a, &s) != MPI_SUCCESS || s.inter) return 0;
+    mg_facts f;
+    mg_facts_of(coll, a, &s, 1, &f);
+    const mg_defect *d = mg_defect_hit(&f);
+    if (!d) return 0;
+    mg_count(coll, MG_N_DEFECT);
+    if (!mg_rt.s.repair) return 0;
+    for (int i = 0; i < d->nrepair; i++) {
+        const mg_alg *A = mg_alg_get(d->repair[i]);
+        unsigned declined = 0;
+        int err = MPI_SUCCESS;
+        if (!A || A->coll != coll ||
+            mg_dispatch_plan(A, a, &s, &declined, &err) != MPIGUIDE_RAN_MOCKUP)
+            continue;
+        mg_count(coll, MG_N_REPAIRED);
+        seen(coll, msize, d->repair[i]);
+        *rc = mg_dispatch_run(A, a, &s);
+        return 1;
+    }
+    return 0;
 }
 
 /* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. */
@@ -38,7 +68,9 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
             *rc = mg_rt.s.verify ? mg_verify_run(A, a, &s, msize) : mg_dispatch_run(A, a, &s);
             return 1;
         case MPIGUIDE_FALLBACK_ARGS:
-            why = declined == MPIGUIDE_DECLINE_THREADS ? MG_N_FB_THREADS : MG_N_FB_ARGS;
+            why = declined == MPIGUIDE_DECLINE_THREADS  ? MG_N_FB_THREADS
+                  : declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT
+                                                        : MG_N_FB_ARGS;
             break;
         case MPIGUIDE_FALLBACK_MEMORY:
             why = MG_N_FB_MEMORY;
@@ -52,6 +84,7 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
         }
     }
     mg_count(coll, why);
+    if (repair(coll, a, msize, rc)) return 1;
     seen(coll, msize, coll);
     return 0;
 }
@@ -89,6 +122,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc) {
     int tuned;
     int alg = mg_pick(coll, p, msize, e, &tuned);
     if (alg == coll) {
+        if (repair(coll, a, msize, rc)) return 1;
         seen(coll, msize, coll);
         return 0;
     }
@@ -122,15 +156,17 @@ void mg_intercept_start(int argc, char **argv) {
         if (!mg_lasthit) memset(&mg_rt.sel, 0, sizeof mg_rt.sel);
     }
     mg_report_on = mg_rt.s.report != MG_REPORT_NONE;
-    mg_general = mg_threads || mg_report_on;
-    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
+        int repairs = mg_rt.s.repair && mg_defects_in(c); /* every call is checked */
+        mg_general[c] = mg_threads || mg_report_on || repairs;
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
-            mg_on[c] = mg_report_on || mg_rt.s.forced[c] >= 0 || has_profile(c);
+            mg_on[c] = mg_report_on || mg_rt.s.forced[c] >= 0 || has_profile(c) || repairs;
+    }
 }
 
 void mg_intercept_stop(void) {
     memset(mg_on, 0, sizeof mg_on);
-    mg_general = 0;
+    memset(mg_general, 0, sizeof mg_general);
     if (mg_rt.usable && !mg_rt.s.off) mg_report_write();
     mg_comm_stop();
     free(mg_lasthit);
