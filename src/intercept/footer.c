@@ -3,6 +3,7 @@
  * and `#@mpiguide calls` counters. Counts are rank 0's own calls, except the verification
  * counters, which are summed over all ranks. */
 #include "intercept.h"
+#include "core/comm_scratch.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <stdio.h>
@@ -106,6 +107,11 @@ void mg_report_write(void) {
     fprintf(f, "#@pgmpi config tune_user_ops %d\n", mg_cfg.tune_user_ops);
     fprintf(f, "#@pgmpi config tuw_degrade_bytes %llu\n",
             (unsigned long long)mg_cfg.tuw_degrade_bytes);
+    if (mg_threads) { /* scratch per communicator: made at first use, freed with it */
+        unsigned long long made, freed;
+        mg_cscratch_counts(&made, &freed);
+        fprintf(f, "#@mpiguide comm_scratch created=%llu released=%llu\n", made, freed);
+    }
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         if (!atomic_load(&mg_counts[c][MG_N_TOTAL])) continue;
         char line[1024];

@@ -44,7 +44,7 @@ enum mg_counter {
     MG_N_MOCKUP,
     MG_N_FB_MEMORY,  /* the mock-up's scratch need exceeds the pools */
     MG_N_FB_ARGS,    /* its predicate declined the arguments (also intercommunicators) */
-    MG_N_FB_THREADS, /* MPI_THREAD_MULTIPLE: mock-ups need the process-wide scratch */
+    MG_N_FB_THREADS, /* no longer counted: MPI_THREAD_MULTIPLE runs mock-ups (the name stays) */
     MG_N_FB_USEROP,  /* tuned reduction mock-up with a user-defined op, tune_user_ops 0 */
     MG_N_FB_POOL,    /* the pools could not be created */
     MG_N_OPTOUT,     /* the communicator has mpiguide_off=true */
@@ -105,6 +105,9 @@ static inline uint32_t mg_hslot(uintptr_t k, unsigned bits) {
     return (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
+/* Size, rank and flags of a communicator without the cache (MPI_THREAD_MULTIPLE: threads would
+ * race on its entries); -1 when the communicator is not valid. */
+int mg_comm_query(MPI_Comm comm, int *p, int *rank, uint32_t *flags);
 /* Fills the cache entry of a communicator not in the cache; NULL when the communicator is
  * not valid (the library's own collective then reports the error). */
 mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e);

@@ -5,6 +5,7 @@
 #include "intercept.h"
 #include "core/defects.h"
 #include "core/scratch.h"
+#include "util/diag.h"
 #include <stdlib.h>
 
 unsigned char mg_on[MPIGUIDE_COLL_COUNT];
@@ -48,54 +49,41 @@ static int repair(int coll, const mg_args *a, int64_t msize, int *rc) {
     return 0;
 }
 
-/* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. */
+/* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. Under
+ * MPI_THREAD_MULTIPLE the checks include the communicator's own scratch. */
 int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
     const mg_alg *A = &mg_algs[alg];
-    int why = MG_N_FB_THREADS;
-    if (!mg_threads) {
-        mg_shape s;
-        unsigned declined = 0;
-        int err = MPI_SUCCESS;
-        int o = mg_dispatch_plan(A, a, &s, &declined, &err);
-        if (o < 0) return 0;
-        if (o == MPIGUIDE_RAN_MOCKUP && tuned && (A->flags & MG_AF_REDUCTION) && !s.predefined_op &&
-            !mg_cfg.tune_user_ops)
-            o = -2;
-        switch (o) {
-        case MPIGUIDE_RAN_MOCKUP:
-            mg_count(coll, MG_N_MOCKUP);
-            seen(coll, msize, alg);
-            *rc = mg_rt.s.verify ? mg_verify_run(A, a, &s, msize) : mg_dispatch_run(A, a, &s);
-            return 1;
-        case MPIGUIDE_FALLBACK_ARGS:
-            why = declined == MPIGUIDE_DECLINE_THREADS  ? MG_N_FB_THREADS
-                  : declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT
-                                                        : MG_N_FB_ARGS;
-            break;
-        case MPIGUIDE_FALLBACK_MEMORY:
-            why = MG_N_FB_MEMORY;
-            break;
-        case -2:
-            why = MG_N_FB_USEROP;
-            break;
-        default:
-            why = MG_N_FB_POOL;
-            break;
-        }
+    int why;
+    mg_shape s;
+    unsigned declined = 0;
+    int err = MPI_SUCCESS;
+    int o = mg_dispatch_plan(A, a, &s, &declined, &err);
+    if (o < 0) return 0;
+    if (o == MPIGUIDE_RAN_MOCKUP && tuned && (A->flags & MG_AF_REDUCTION) && !s.predefined_op &&
+        !mg_cfg.tune_user_ops)
+        o = -2;
+    switch (o) {
+    case MPIGUIDE_RAN_MOCKUP:
+        mg_count(coll, MG_N_MOCKUP);
+        seen(coll, msize, alg);
+        *rc = mg_rt.s.verify ? mg_verify_run(A, a, &s, msize) : mg_dispatch_run(A, a, &s);
+        return 1;
+    case MPIGUIDE_FALLBACK_ARGS:
+        why = declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT : MG_N_FB_ARGS;
+        break;
+    case MPIGUIDE_FALLBACK_MEMORY:
+        why = MG_N_FB_MEMORY;
+        break;
+    case -2:
+        why = MG_N_FB_USEROP;
+        break;
+    default:
+        why = MG_N_FB_POOL;
+        break;
     }
     mg_count(coll, why);
     if (repair(coll, a, msize, rc)) return 1;
     seen(coll, msize, coll);
-    return 0;
-}
-
-/* Size, rank and kind of a communicator without the cache (MPI_THREAD_MULTIPLE). */
-static int comm_query(MPI_Comm comm, int *p, int *rank, uint32_t *flags) {
-    int inter = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        PMPI_Comm_size(comm, p) != MPI_SUCCESS || PMPI_Comm_rank(comm, rank) != MPI_SUCCESS)
-        return -1;
-    *flags = inter ? MG_COMM_INTER : 0;
     return 0;
 }
 
@@ -107,7 +95,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc) {
         e = mg_comm_info(a->comm);
         if (!e) return 0;
         p = e->p, rank = e->rank, flags = e->flags;
-    } else if (comm_query(a->comm, &p, &rank, &flags)) {
+    } else if (mg_comm_query(a->comm, &p, &rank, &flags)) {
         return 0;
     }
     mg_count(coll, MG_N_TOTAL);
@@ -149,6 +137,11 @@ void mg_intercept_start(int argc, char **argv) {
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
     mg_threads = level == MPI_THREAD_MULTIPLE;
+    if (mg_threads && mg_rt.s.verify) { /* its two buffers are process-wide */
+        if (mg_rt.rank == 0)
+            mg_warning("MPIGUIDE_VERIFY", "not available under MPI_THREAD_MULTIPLE; not verifying");
+        mg_rt.s.verify = 0;
+    }
     if (mg_comm_start() != MPI_SUCCESS) return;
     mg_types_start();
     if (mg_rt.sel.nprof) {

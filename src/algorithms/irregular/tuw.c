@@ -4,6 +4,7 @@
 #include "tuw.h"
 #include "core/config.h"
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 extern mg_config mg_cfg;
@@ -24,7 +25,7 @@ size_t mg_tuw_need(int p) {
  * application's own wildcard receives (or its messages ours), so TUW talks on a communicator of
  * the same group with a fresh context. MPI_Comm_create (not _dup) makes it without running the
  * application's attribute copy callbacks. It is made once per communicator and freed with it. */
-static int tuw_keyval = MPI_KEYVAL_INVALID;
+static atomic_int tuw_keyval = MPI_KEYVAL_INVALID;
 
 typedef struct tuw_attr {
     MPI_Comm comm;
@@ -38,14 +39,24 @@ static int tuw_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra) 
     return rc;
 }
 
+/* The attribute key, made by the first TUW call of the process; under MPI_THREAD_MULTIPLE two
+ * threads may make one at once, and the loser frees its own. */
+static int tuw_key(void) {
+    if (atomic_load(&tuw_keyval) != MPI_KEYVAL_INVALID) return MPI_SUCCESS;
+    int mine = MPI_KEYVAL_INVALID, expected = MPI_KEYVAL_INVALID;
+    int rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, tuw_attr_delete, &mine, NULL);
+    if (rc != MPI_SUCCESS) return rc;
+    if (!atomic_compare_exchange_strong(&tuw_keyval, &expected, mine)) PMPI_Comm_free_keyval(&mine);
+    return MPI_SUCCESS;
+}
+
 int mg_tuw_comm(MPI_Comm comm, MPI_Comm *priv) {
     int rc = MPI_SUCCESS, found = 0;
     void *value = NULL;
     MPI_Group group = MPI_GROUP_NULL;
     tuw_attr *t = NULL;
-    if (tuw_keyval == MPI_KEYVAL_INVALID)
-        MG_TRY(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, tuw_attr_delete, &tuw_keyval, NULL));
-    MG_TRY(PMPI_Comm_get_attr(comm, tuw_keyval, &value, &found));
+    MG_TRY(tuw_key());
+    MG_TRY(PMPI_Comm_get_attr(comm, atomic_load(&tuw_keyval), &value, &found));
     if (found) {
         *priv = ((tuw_attr *)value)->comm;
         return MPI_SUCCESS;
@@ -56,7 +67,7 @@ int mg_tuw_comm(MPI_Comm comm, MPI_Comm *priv) {
     t->comm = MPI_COMM_NULL;
     MG_TRY(PMPI_Comm_group(comm, &group));
     MG_TRY(PMPI_Comm_create(comm, group, &t->comm));
-    MG_TRY(PMPI_Comm_set_attr(comm, tuw_keyval, t));
+    MG_TRY(PMPI_Comm_set_attr(comm, atomic_load(&tuw_keyval), t));
     *priv = t->comm;
     t = NULL;
 out:
