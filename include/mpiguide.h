@@ -101,6 +101,11 @@ long long mpiguide_msize(int coll, const mpiguide_args *args);
  * happens on every rank. Returns the MPI error code of the call; *outcome (may be NULL)
  * says what ran, *declined the decline reason bit when it fell back for the arguments. */
 int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, unsigned *declined);
+/* What mpiguide_run(alg, args, ...) would do, without running anything: *outcome and *declined
+ * as it would report them (a program can avoid a fallback to a default it knows to be broken).
+ * Call it on every rank, like the collective: under MPI_THREAD_MULTIPLE it may reserve the
+ * communicator's scratch, which takes an agreement over the communicator. */
+int mpiguide_plan(int alg, const mpiguide_args *args, int *outcome, unsigned *declined);
 /* The same by name: collective as for mpiguide_collective_id, algorithm a registry name. */
 int mpiguide_run_named(const char *coll, const char *alg, const mpiguide_args *args);
 

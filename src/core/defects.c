@@ -42,6 +42,59 @@ int mg_defects_in(int coll) {
     return coll >= 0 && coll < 32 && (colls_with_defect >> coll & 1u);
 }
 
+int mg_op_code_of(MPI_Op op) {
+    /* the order of mg_op_names */
+    static const MPI_Op ops[] = {MPI_SUM,    MPI_PROD,   MPI_MAX,     MPI_MIN,  MPI_LAND,
+                                 MPI_LOR,    MPI_LXOR,   MPI_BAND,    MPI_BOR,  MPI_BXOR,
+                                 MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    _Static_assert(sizeof ops / sizeof ops[0] == 14, "mg_op_names");
+    for (int i = 0; i < (int)(sizeof ops / sizeof ops[0]); i++)
+        if (op == ops[i]) return i + 1;
+    return 0;
+}
+
+int mg_type_code_of(MPI_Datatype t) {
+    /* the order of mg_type_names */
+    static const MPI_Datatype types[] = {MPI_CHAR,
+                                         MPI_SIGNED_CHAR,
+                                         MPI_UNSIGNED_CHAR,
+                                         MPI_BYTE,
+                                         MPI_WCHAR,
+                                         MPI_SHORT,
+                                         MPI_UNSIGNED_SHORT,
+                                         MPI_INT,
+                                         MPI_UNSIGNED,
+                                         MPI_LONG,
+                                         MPI_UNSIGNED_LONG,
+                                         MPI_LONG_LONG,
+                                         MPI_UNSIGNED_LONG_LONG,
+                                         MPI_FLOAT,
+                                         MPI_DOUBLE,
+                                         MPI_LONG_DOUBLE,
+                                         MPI_INT8_T,
+                                         MPI_INT16_T,
+                                         MPI_INT32_T,
+                                         MPI_INT64_T,
+                                         MPI_UINT8_T,
+                                         MPI_UINT16_T,
+                                         MPI_UINT32_T,
+                                         MPI_UINT64_T,
+                                         MPI_C_BOOL,
+                                         MPI_AINT,
+                                         MPI_OFFSET,
+                                         MPI_COUNT,
+                                         MPI_FLOAT_INT,
+                                         MPI_DOUBLE_INT,
+                                         MPI_LONG_INT,
+                                         MPI_2INT,
+                                         MPI_SHORT_INT,
+                                         MPI_LONG_DOUBLE_INT};
+    _Static_assert(sizeof types / sizeof types[0] == 34, "mg_type_names");
+    for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+        if (t == types[i]) return i + 1;
+    return 0;
+}
+
 static int regular_counts(const int *counts, int p) {
     for (int i = 1; i < p; i++)
         if (counts[i] != counts[0]) return 0;
@@ -60,7 +113,8 @@ void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only,
     mg_facts_fill(f, coll, s->p, rooted ? a->root : 0, s->count, s->msize, s->extent, s->true_lb,
                   s->true_extent, reduction ? s->commute : 1, reduction ? s->predefined_op : 1,
                   inplace,
-                  coll == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1);
+                  coll == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1,
+                  reduction ? s->op_code : 0, reduction ? s->type_code : 0);
     if (s->msize < 0) /* v-collectives: no count of section 1 */
         f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES);
 }
@@ -68,7 +122,8 @@ void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only,
 void mg_facts_inner(const mg_shape *s, int coll, int64_t count, int inplace, int root,
                     mg_facts *f) {
     mg_facts_fill(f, coll, s->p, root, count, count * (int64_t)s->tsize, s->extent, s->true_lb,
-                  s->true_extent, s->commute, s->predefined_op, inplace, 1);
+                  s->true_extent, s->commute, s->predefined_op, inplace, 1, s->op_code,
+                  s->type_code);
 }
 
 const mg_defect *mg_defect_hit(const mg_facts *f) {

@@ -16,6 +16,11 @@ void mg_defects_stop(void);
 /* 1 when some entry of the running MPI names the collective. */
 int mg_defects_in(int coll);
 
+/* The names of the defect table's op and type facts for MPI handles (0: a user op, a derived
+ * datatype). */
+int mg_op_code_of(MPI_Op op);
+int mg_type_code_of(MPI_Datatype t);
+
 /* The facts of a call: everything from its shape; with shared_only, a rooted collective's
  * MPI_IN_PLACE (which only the root knows) stays unknown, so every rank gets the same answer. */
 void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only, mg_facts *f);

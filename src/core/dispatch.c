@@ -96,6 +96,20 @@ MG_EXPORT int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, uns
     return mg_dispatch(alg, args, outcome, declined);
 }
 
+MG_EXPORT int mpiguide_plan(int alg, const mpiguide_args *args, int *outcome, unsigned *declined) {
+    const mg_alg *A = mg_alg_get(alg);
+    unsigned why = 0;
+    int err = MPI_SUCCESS;
+    mg_shape s;
+    if (declined) *declined = 0;
+    if (!A) return MPI_ERR_ARG;
+    int o = mg_dispatch_plan(A, args, &s, &why, &err);
+    if (o < 0) return err;
+    if (outcome) *outcome = o;
+    if (declined) *declined = why;
+    return MPI_SUCCESS;
+}
+
 MG_EXPORT int mpiguide_run_named(const char *coll, const char *alg, const mpiguide_args *args) {
     int c = mpiguide_collective_id(coll);
     int id = c < 0 ? -1 : mpiguide_algorithm_id(c, alg);

@@ -12,12 +12,15 @@
 /* MPI families a defect can name (the kinds of core/library.c). */
 enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH };
 
-/* The facts a condition can test, all integers. Per collective (docs/dev/interfaces.md section
- * 12): p, pow2 (p is a power of two), root (0 when not rooted), count and bytes (the count and
- * message size of section 1), extent, true_lb, true_extent (of the reduction datatype, else 0),
- * commutative and predefined_op (reductions, else 1), inplace (MPI_IN_PLACE passed; for rooted
- * collectives the root's, which other ranks do not know), regular (1 unless the recvcounts of a
- * Reduce_scatter differ). */
+/* The facts a condition can test, all integers (docs/dev/interfaces.md section 12): p, pow2 (p is
+ * a power of two), root (0 when not rooted), count and bytes (the count and message size of
+ * section 1), extent, true_lb, true_extent (of the reduction datatype, else 0), commutative and
+ * predefined_op (reductions, else 1), inplace (MPI_IN_PLACE passed; for rooted collectives the
+ * root's), regular (1 unless the recvcounts of a Reduce_scatter differ), op (a predefined op by
+ * name, 0 for a user op), type (a predefined datatype by name, 0 for a derived one; reductions),
+ * unsigned (the datatype is a predefined unsigned integer type), mixed (a datatype of the call
+ * combines different basic types, like a struct {char, double}), types_differ (ranks or sides
+ * describe the data with different datatypes of matching signatures). */
 enum mg_fact {
     MG_FACT_P,
     MG_FACT_POW2,
@@ -31,15 +34,36 @@ enum mg_fact {
     MG_FACT_PREDEFINED_OP,
     MG_FACT_INPLACE,
     MG_FACT_REGULAR,
+    MG_FACT_OP,
+    MG_FACT_TYPE,
+    MG_FACT_UNSIGNED,
+    MG_FACT_MIXED,
+    MG_FACT_TYPES_DIFFER,
     MG_NFACTS
 };
 
 const char *mg_fact_name(int fact);
 
-/* The facts of one call; a fact whose bit is clear in `known` is unknown here. */
+/* The names the symbolic facts take: op (index + 1; 0 is a user op) and type (index + 1; 0 is a
+ * derived datatype). */
+extern const char *const mg_op_names[]; /* "sum", "prod", ..., "no_op" */
+extern const int mg_nop_names;
+extern const char *const mg_type_names[]; /* "MPI_CHAR", ... */
+extern const int mg_ntype_names;
+/* The fact value of an op or datatype name (0 when unknown: user op, derived type). */
+int mg_op_code(const char *name);
+int mg_type_code(const char *name);
+/* 1 when the datatype code is one of the unsigned integer types. */
+int mg_type_code_unsigned(int code);
+
+/* The facts of one call. A fact set in `known` has its value; one set in `maybe` is unknown
+ * here but could hold (a non-root cannot know whether the root passes MPI_IN_PLACE): a term on
+ * it is undecided. A fact in neither cannot be known by this evaluator at all (the library
+ * cannot know the other ranks' datatypes): a term on it does not hold, so the library never
+ * acts on an entry it could not decide alike on every rank. */
 typedef struct mg_facts {
     int coll;
-    uint32_t known;
+    uint32_t known, maybe;
     int64_t v[MG_NFACTS];
 } mg_facts;
 
@@ -48,22 +72,27 @@ static inline void mg_facts_set(mg_facts *f, int fact, int64_t v) {
     f->known |= 1u << fact;
 }
 
-/* All facts at once (inplace < 0: unknown). */
+/* The facts every evaluator knows, at once (inplace < 0: possible but unknown, `maybe`); op and
+ * type are codes (mg_op_code, mg_type_code), and fix unsigned. mixed and types_differ stay
+ * unset. */
 void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_t bytes,
                    int64_t extent, int64_t true_lb, int64_t true_extent, int commutative,
-                   int predefined_op, int inplace, int regular);
+                   int predefined_op, int inplace, int regular, int op, int type);
 
 enum mg_cmp { MG_CMP_EQ, MG_CMP_NE, MG_CMP_LT, MG_CMP_LE, MG_CMP_GT, MG_CMP_GE };
 
-/* FACT CMP (number | FACT) */
+/* FACT CMP (number | FACT), or for op and type FACT=NAME[|NAME...] and FACT!=NAME[|NAME...] */
+#define MG_DTERM_VALUES 12
 typedef struct mg_dterm {
-    int fact, cmp, rhs_fact; /* rhs_fact -1: compare with rhs */
+    int fact, cmp, rhs_fact; /* rhs_fact -1: compare with rhs (or with vals) */
     int64_t rhs;
+    int nvals; /* > 0: one of vals (=), none of them (!=) */
+    int64_t vals[MG_DTERM_VALUES];
 } mg_dterm;
 
 /* What running into the defect does: `crash` may crash or corrupt memory (never run it
- * knowingly), `wrong` returns a wrong result. */
-enum mg_effect { MG_EFFECT_CRASH, MG_EFFECT_WRONG };
+ * knowingly), `wrong` returns a wrong result, `error` returns an error. */
+enum mg_effect { MG_EFFECT_CRASH, MG_EFFECT_WRONG, MG_EFFECT_ERROR };
 
 #define MG_DEFECT_TERMS   16
 #define MG_DEFECT_REPAIRS 8

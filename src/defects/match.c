@@ -67,7 +67,7 @@ int mg_defects_for_library(const mg_defect_table *t, const char *version_string,
 
 void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_t bytes,
                    int64_t extent, int64_t true_lb, int64_t true_extent, int commutative,
-                   int predefined_op, int inplace, int regular) {
+                   int predefined_op, int inplace, int regular, int op, int type) {
     memset(f, 0, sizeof *f);
     f->coll = coll;
     mg_facts_set(f, MG_FACT_P, p);
@@ -80,8 +80,14 @@ void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_
     mg_facts_set(f, MG_FACT_TRUE_EXTENT, true_extent);
     mg_facts_set(f, MG_FACT_COMMUTATIVE, commutative);
     mg_facts_set(f, MG_FACT_PREDEFINED_OP, predefined_op);
-    if (inplace >= 0) mg_facts_set(f, MG_FACT_INPLACE, inplace);
+    if (inplace >= 0)
+        mg_facts_set(f, MG_FACT_INPLACE, inplace);
+    else
+        f->maybe |= 1u << MG_FACT_INPLACE;
     mg_facts_set(f, MG_FACT_REGULAR, regular);
+    mg_facts_set(f, MG_FACT_OP, op);
+    mg_facts_set(f, MG_FACT_TYPE, type);
+    mg_facts_set(f, MG_FACT_UNSIGNED, mg_type_code_unsigned(type));
 }
 
 static int compare(int64_t a, int cmp, int64_t b) {
@@ -106,14 +112,21 @@ int mg_defect_match(const mg_defect *d, const mg_facts *f) {
     int maybe = 0;
     for (int i = 0; i < d->nterms; i++) {
         const mg_dterm *t = &d->terms[i];
-        int known =
-            (f->known >> t->fact & 1u) && (t->rhs_fact < 0 || (f->known >> t->rhs_fact & 1u));
-        if (!known) {
+        uint32_t need = 1u << t->fact | (t->rhs_fact >= 0 ? 1u << t->rhs_fact : 0u);
+        if ((f->known & need) != need) {
+            if (((f->known | f->maybe) & need) != need) return MG_MATCH_NO; /* unknowable */
             maybe = 1;
             continue;
         }
-        if (!compare(f->v[t->fact], t->cmp, t->rhs_fact < 0 ? t->rhs : f->v[t->rhs_fact]))
-            return MG_MATCH_NO;
+        int holds;
+        if (t->nvals) {
+            holds = 0;
+            for (int k = 0; k < t->nvals; k++) holds |= f->v[t->fact] == t->vals[k];
+            if (t->cmp == MG_CMP_NE) holds = !holds;
+        } else {
+            holds = compare(f->v[t->fact], t->cmp, t->rhs_fact < 0 ? t->rhs : f->v[t->rhs_fact]);
+        }
+        if (!holds) return MG_MATCH_NO;
     }
     return maybe ? MG_MATCH_MAYBE : MG_MATCH_YES;
 }
@@ -139,7 +152,16 @@ void mg_defect_condition(const mg_defect *d, char *buf, size_t len) {
     for (int i = 0; i < d->nterms && at < len; i++) {
         const mg_dterm *t = &d->terms[i];
         int n;
-        if (t->rhs_fact >= 0)
+        if (t->nvals) {
+            n = snprintf(buf + at, len - at, "%s%s%s", i ? " " : "", mg_fact_name(t->fact),
+                         ops[t->cmp]);
+            for (int k = 0; k < t->nvals && n >= 0 && at + (size_t)n < len; k++) {
+                int64_t code = t->vals[k];
+                const char *name = t->fact == MG_FACT_OP ? (code ? mg_op_names[code - 1] : "user")
+                                                         : mg_type_names[code - 1];
+                n += snprintf(buf + at + n, len - at - (size_t)n, "%s%s", k ? "|" : "", name);
+            }
+        } else if (t->rhs_fact >= 0)
             n = snprintf(buf + at, len - at, "%s%s%s%s", i ? " " : "", mg_fact_name(t->fact),
                          ops[t->cmp], mg_fact_name(t->rhs_fact));
         else

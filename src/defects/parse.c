@@ -11,11 +11,72 @@
 #include <string.h>
 
 static const char *const fact_names[MG_NFACTS] = {
-    "p",       "pow2",        "root",        "count",         "bytes",   "extent",
-    "true_lb", "true_extent", "commutative", "predefined_op", "inplace", "regular"};
+    "p",       "pow2",        "root",        "count",         "bytes",       "extent",
+    "true_lb", "true_extent", "commutative", "predefined_op", "inplace",     "regular",
+    "op",      "type",        "unsigned",    "mixed",         "types_differ"};
 
 const char *mg_fact_name(int fact) {
     return fact >= 0 && fact < MG_NFACTS ? fact_names[fact] : "?";
+}
+
+const char *const mg_op_names[] = {"sum",  "prod", "max",  "min",    "land",   "lor",     "lxor",
+                                   "band", "bor",  "bxor", "maxloc", "minloc", "replace", "no_op"};
+const int mg_nop_names = (int)(sizeof mg_op_names / sizeof mg_op_names[0]);
+
+/* The predefined datatypes a condition can name; the unsigned integer ones are those whose
+ * name starts with MPI_UNSIGNED or MPI_UINT. */
+const char *const mg_type_names[] = {"MPI_CHAR",
+                                     "MPI_SIGNED_CHAR",
+                                     "MPI_UNSIGNED_CHAR",
+                                     "MPI_BYTE",
+                                     "MPI_WCHAR",
+                                     "MPI_SHORT",
+                                     "MPI_UNSIGNED_SHORT",
+                                     "MPI_INT",
+                                     "MPI_UNSIGNED",
+                                     "MPI_LONG",
+                                     "MPI_UNSIGNED_LONG",
+                                     "MPI_LONG_LONG",
+                                     "MPI_UNSIGNED_LONG_LONG",
+                                     "MPI_FLOAT",
+                                     "MPI_DOUBLE",
+                                     "MPI_LONG_DOUBLE",
+                                     "MPI_INT8_T",
+                                     "MPI_INT16_T",
+                                     "MPI_INT32_T",
+                                     "MPI_INT64_T",
+                                     "MPI_UINT8_T",
+                                     "MPI_UINT16_T",
+                                     "MPI_UINT32_T",
+                                     "MPI_UINT64_T",
+                                     "MPI_C_BOOL",
+                                     "MPI_AINT",
+                                     "MPI_OFFSET",
+                                     "MPI_COUNT",
+                                     "MPI_FLOAT_INT",
+                                     "MPI_DOUBLE_INT",
+                                     "MPI_LONG_INT",
+                                     "MPI_2INT",
+                                     "MPI_SHORT_INT",
+                                     "MPI_LONG_DOUBLE_INT"};
+const int mg_ntype_names = (int)(sizeof mg_type_names / sizeof mg_type_names[0]);
+
+int mg_op_code(const char *name) {
+    for (int i = 0; name && i < mg_nop_names; i++)
+        if (!strcmp(name, mg_op_names[i])) return i + 1;
+    return 0;
+}
+
+int mg_type_code(const char *name) {
+    for (int i = 0; name && i < mg_ntype_names; i++)
+        if (!strcmp(name, mg_type_names[i])) return i + 1;
+    return 0;
+}
+
+int mg_type_code_unsigned(int code) {
+    if (code < 1 || code > mg_ntype_names) return 0;
+    const char *n = mg_type_names[code - 1];
+    return !strncmp(n, "MPI_UNSIGNED", 12) || !strncmp(n, "MPI_UINT", 8);
 }
 
 static int fact_lookup(const char *s, size_t n) {
@@ -85,6 +146,21 @@ static int parse_term(const char *s, mg_dterm *t) {
     rest += strlen(ops[k].op);
     t->rhs_fact = -1;
     t->rhs = 0;
+    t->nvals = 0;
+    if (t->fact == MG_FACT_OP || t->fact == MG_FACT_TYPE) { /* names, | for alternatives */
+        if (t->cmp != MG_CMP_EQ && t->cmp != MG_CMP_NE) return -1;
+        char names[256];
+        if (strlen(rest) >= sizeof names) return -1;
+        strcpy(names, rest);
+        for (char *save = NULL, *n = strtok_r(names, "|", &save); n;
+             n = strtok_r(NULL, "|", &save)) {
+            int code =
+                t->fact == MG_FACT_OP ? (!strcmp(n, "user") ? 0 : mg_op_code(n)) : mg_type_code(n);
+            if ((!code && strcmp(n, "user")) || t->nvals == MG_DTERM_VALUES) return -1;
+            t->vals[t->nvals++] = code;
+        }
+        return t->nvals ? 0 : -1;
+    }
     if (isdigit((unsigned char)*rest) || (*rest == '-' && isdigit((unsigned char)rest[1]))) {
         char *end;
         errno = 0;
@@ -168,15 +244,20 @@ static int apply_key(parser *ps, entry *e, int key, char *v) {
         if (n < 0) return problem(ps, ps->line, "when: more than %d terms", MG_DEFECT_TERMS);
         for (int i = 0; i < n; i++)
             if (parse_term(w[i], &d->terms[d->nterms++]))
-                return problem(ps, ps->line, "when: `%s` is not FACT{=,!=,<,<=,>,>=}VALUE", w[i]);
+                return problem(ps, ps->line,
+                               "when: `%s` is not FACT{=,!=,<,<=,>,>=}VALUE (op and type: "
+                               "=NAME[|NAME...] or !=...)",
+                               w[i]);
         return 0;
     case K_EFFECT:
         if (!strcmp(v, "crash"))
             d->effect = MG_EFFECT_CRASH;
         else if (!strcmp(v, "wrong"))
             d->effect = MG_EFFECT_WRONG;
+        else if (!strcmp(v, "error"))
+            d->effect = MG_EFFECT_ERROR;
         else
-            return problem(ps, ps->line, "effect: expected `crash` or `wrong`");
+            return problem(ps, ps->line, "effect: expected `crash`, `wrong` or `error`");
         return 0;
     case K_SUMMARY:
         return copy_text(ps, d->summary, sizeof d->summary, v, "summary");

@@ -41,14 +41,21 @@ const char *mx_reference_defect(const mx_setup *S) {
     int64_t count = S->count; /* Reduce_scatter: the whole vector, as interfaces.md section 1 */
     if (S->coll == MPIGUIDE_COLL_REDUCE_SCATTER)
         for (int i = 1; i < S->p; i++) regular &= S->counts[1][i] == S->counts[1][0];
-    /* the matrix knows on every rank whether the case passes MPI_IN_PLACE: no unknown fact */
+    /* the matrix knows every rank's arguments: no fact is unknown */
+    int op = S->a.op == MPI_SUM ? mg_op_code("sum") : S->a.op == MPI_MAX ? mg_op_code("max") : 0;
+    int type = S->T->t == MPI_INT      ? mg_type_code("MPI_INT")
+               : S->T->t == MPI_DOUBLE ? mg_type_code("MPI_DOUBLE")
+                                       : 0;
     mg_facts f;
     mg_facts_fill(&f, S->coll, S->p, S->root, count, count * tsize, S->T->extent, S->T->true_lb,
-                  S->T->true_extent, commute, S->a.op == MPI_SUM || S->a.op == MPI_MAX, S->inplace,
-                  regular);
+                  S->T->true_extent, commute, op != 0, S->inplace, regular, op, type);
+    int mixed = 0;
+    for (int j = 1; j < S->T->nfields; j++) mixed |= S->T->f[j].dbl != S->T->f[0].dbl;
+    mg_facts_set(&f, MG_FACT_MIXED, mixed);
+    mg_facts_set(&f, MG_FACT_TYPES_DIFFER, S->tpair != MX_TP_SAME);
     int m;
     const mg_defect *d = applies ? mg_defect_find(t, applies, &f, &m) : NULL;
-    if (!d || d->effect != MG_EFFECT_CRASH) return NULL;
+    if (!d || d->effect == MG_EFFECT_WRONG) return NULL; /* a wrong result: the oracle judges */
     snprintf(why, sizeof why,
              "known defect %s of this MPI (%s); neither the reference nor a "
              "fallback to it can run",

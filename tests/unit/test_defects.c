@@ -57,7 +57,10 @@ static void bad_input(void) {
         {"defect a\nwhen p>>2\n", 2, "`p>>2` is not"},
         {"defect a\nwhen size>2\n", 2, "`size>2` is not"},
         {"defect a\nwhen p>q\n", 2, "`p>q` is not"},
-        {"defect a\neffect slow\n", 2, "expected `crash` or `wrong`"},
+        {"defect a\neffect slow\n", 2, "expected `crash`, `wrong` or `error`"},
+        {"defect a\nwhen op=summ\n", 2, "`op=summ` is not"},
+        {"defect a\nwhen op<sum\n", 2, "`op<sum` is not"},
+        {"defect a\nwhen type=MPI_INTEGERX\n", 2, "`type=MPI_INTEGERX` is not"},
         {"defect a\nrepair allreduce_as_magic\n", 2, "unknown algorithm `allreduce_as_magic`"},
         {"defect a\nsummary x\nsummary y\n", 3, "`summary` given twice"},
         {"defect a\ncolor red\n", 2, "unknown key `color`"},
@@ -142,12 +145,14 @@ static void matching(void) {
     char cond[256];
     mg_defect_condition(&t.v[0], cond, sizeof cond);
     CHECK(!strcmp(cond, "inplace=1 root!=0 bytes>2048 extent!=true_extent"), "condition %s", cond);
-    mg_facts f = {MG_CAT_REDUCE, 0, {0}};
+    mg_facts f = {MG_CAT_REDUCE, 0, 0, {0}};
     mg_facts_set(&f, MG_FACT_ROOT, 1);
     mg_facts_set(&f, MG_FACT_BYTES, 2052);
     mg_facts_set(&f, MG_FACT_EXTENT, 4);
     mg_facts_set(&f, MG_FACT_TRUE_EXTENT, 8);
-    CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_MAYBE, "inplace unknown: maybe");
+    CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_NO, "inplace unknowable: no");
+    f.maybe = 1u << MG_FACT_INPLACE;
+    CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_MAYBE, "inplace possible: maybe");
     mg_facts_set(&f, MG_FACT_INPLACE, 1);
     CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_YES, "all met: yes");
     int m;
@@ -162,8 +167,9 @@ static void matching(void) {
     mg_facts_set(&f, MG_FACT_INPLACE, 1);
     mg_facts_set(&f, MG_FACT_TRUE_EXTENT, 4);
     CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_NO, "extent = true extent: no");
-    f.known &= ~(1u << MG_FACT_TRUE_EXTENT); /* an unknown right-hand fact: maybe */
-    CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_MAYBE, "unknown rhs fact: maybe");
+    f.known &= ~(1u << MG_FACT_TRUE_EXTENT); /* a right-hand fact unknown here but possible */
+    f.maybe |= 1u << MG_FACT_TRUE_EXTENT;
+    CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_MAYBE, "possible rhs fact: maybe");
     f.coll = MG_CAT_SCAN;
     CHECK(mg_defect_match(&t.v[0], &f) == MG_MATCH_NO, "other collective: no");
     mg_defects_free(&t);
@@ -174,7 +180,7 @@ static void matching(void) {
                            "t", &t, diag, NULL);
     CHECK(bad == 0 && t.n == 1, "comparison table");
     if (t.n != 1) return;
-    mg_facts g = {MG_CAT_SCAN, 0, {0}};
+    mg_facts g = {MG_CAT_SCAN, 0, 0, {0}};
     int64_t vals[][4] = {{-4, 3, 3, 1}, {-8, 4, 3, 1}, {-9, 3, 3, 0}, {0, 3, 3, 0},
                          {-4, 5, 3, 0}, {-4, 1, 3, 0}, {-4, 2, 2, 0}};
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
@@ -185,6 +191,42 @@ static void matching(void) {
         CHECK(mg_defect_match(&t.v[0], &g) == (vals[i][3] ? MG_MATCH_YES : MG_MATCH_NO),
               "comparison case %zu", i);
     }
+    mg_defects_free(&t);
+    /* symbolic facts: op and type names with alternatives, unsigned from the type */
+    bad = mg_defects_parse("defect a\nmpi mpich 4 -\ncollective MPI_Allreduce\n"
+                           "when op=min|max unsigned=1\neffect wrong\nsummary s\nreproducer r.c\n"
+                           "defect b\nmpi mpich 4 -\ncollective MPI_Allreduce\n"
+                           "when op!=user type=MPI_UNSIGNED_LONG|MPI_UINT8_T\neffect wrong\n"
+                           "summary s\nreproducer r.c\n",
+                           "t", &t, diag, NULL);
+    CHECK(bad == 0 && t.n == 2, "symbolic table: %s", first_what);
+    if (t.n != 2) return;
+    mg_defect_condition(&t.v[1], cond, sizeof cond);
+    CHECK(!strcmp(cond, "op!=user type=MPI_UNSIGNED_LONG|MPI_UINT8_T"), "condition %s", cond);
+    static const struct {
+        const char *op, *type;
+        int a, b;
+    } sym[] = {
+        {"min", "MPI_UNSIGNED", 1, 0},
+        {"max", "MPI_UNSIGNED_LONG", 1, 1},
+        {"sum", "MPI_UNSIGNED_LONG", 0, 1},
+        {"min", "MPI_INT", 0, 0},
+        {"user", "MPI_UNSIGNED_LONG", 0, 0},
+        {"max", "MPI_UINT8_T", 1, 1},
+        {"max", "derived", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof sym / sizeof sym[0]; i++) {
+        mg_facts h;
+        mg_facts_fill(&h, MG_CAT_ALLREDUCE, 4, 0, 10, 80, 8, 0, 8, 1, 1, 0, 1,
+                      mg_op_code(sym[i].op), mg_type_code(sym[i].type));
+        CHECK(mg_defect_match(&t.v[0], &h) == (sym[i].a ? MG_MATCH_YES : MG_MATCH_NO) &&
+                  mg_defect_match(&t.v[1], &h) == (sym[i].b ? MG_MATCH_YES : MG_MATCH_NO),
+              "symbolic case %zu (%s %s)", i, sym[i].op, sym[i].type);
+    }
+    CHECK(mg_type_code_unsigned(mg_type_code("MPI_UNSIGNED_CHAR")) &&
+              mg_type_code_unsigned(mg_type_code("MPI_UINT64_T")) &&
+              !mg_type_code_unsigned(mg_type_code("MPI_INT64_T")) && !mg_type_code_unsigned(0),
+          "unsigned types");
     mg_defects_free(&t);
 }
 
