@@ -116,7 +116,7 @@ void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only,
                   coll == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1,
                   reduction ? s->op_code : 0, reduction ? s->type_code : 0);
     if (s->msize < 0) /* v-collectives: no count of section 1 */
-        f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES);
+        f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES | 1u << MG_FACT_VECTOR_BYTES);
 }
 
 void mg_facts_inner(const mg_shape *s, int coll, int64_t count, int inplace, int root,

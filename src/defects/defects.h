@@ -20,7 +20,8 @@ enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH };
  * name, 0 for a user op), type (a predefined datatype by name, 0 for a derived one; reductions),
  * unsigned (the datatype is a predefined unsigned integer type), mixed (a datatype of the call
  * combines different basic types, like a struct {char, double}), types_differ (ranks or sides
- * describe the data with different datatypes of matching signatures). */
+ * describe the data with different datatypes of matching signatures), vector_bytes (the bytes a
+ * reduction combines: p times bytes for Reduce_scatter_block, bytes otherwise). */
 enum mg_fact {
     MG_FACT_P,
     MG_FACT_POW2,
@@ -39,6 +40,7 @@ enum mg_fact {
     MG_FACT_UNSIGNED,
     MG_FACT_MIXED,
     MG_FACT_TYPES_DIFFER,
+    MG_FACT_VECTOR_BYTES,
     MG_NFACTS
 };
 

@@ -2,6 +2,7 @@
  * call's facts meet an entry's condition, with three answers so that a rank that does not know
  * a fact (a non-root, whether the root passes MPI_IN_PLACE) can still decide safely. */
 #include "defects.h"
+#include "catalog/catalog.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,8 @@ void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_
     mg_facts_set(f, MG_FACT_ROOT, root);
     mg_facts_set(f, MG_FACT_COUNT, count);
     mg_facts_set(f, MG_FACT_BYTES, bytes);
+    /* Reduce_scatter_block's count is one block; the vector it reduces holds p */
+    mg_facts_set(f, MG_FACT_VECTOR_BYTES, coll == MG_CAT_REDUCE_SCATTER_BLOCK ? p * bytes : bytes);
     mg_facts_set(f, MG_FACT_EXTENT, extent);
     mg_facts_set(f, MG_FACT_TRUE_LB, true_lb);
     mg_facts_set(f, MG_FACT_TRUE_EXTENT, true_extent);
