@@ -540,6 +540,14 @@ static int one_case(const mg_random_opts *o, int coll, int64_t index, const int 
                 t->library++, bad = 1;
             else
                 t->unexplained++, bad = 1;
+            /* a known defect is shown only when asked for: with --verbose, or by its number
+             * (--case; with --repro that writes its reproducer) */
+            if (is_known && (o->verbose || o->only >= 0)) {
+                printf("KNOWN LIBRARY DEFECT %s: %s case %" PRId64 " [%s]: %s\n  %s\n", known->name,
+                       mg_coll_name(coll), index, desc, d->msg, rerun);
+                if (o->repro_dir && o->only >= 0)
+                    write_repro(&fc, NULL, "known library defect", d->msg);
+            }
             if (!is_known && shown[algs[0]]++ < MAX_SHOWN) {
                 printf("%s %s case %" PRId64 " [%s]: %s\n  %s\n",
                        any_ok ? "LIBRARY DEFECT (new; a mock-up matches the reference)"
