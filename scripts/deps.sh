@@ -5,10 +5,12 @@
 #   valgrind: memory checking of a test subset; clang: the fuzz harness (libFuzzer)
 #   dpkg-dev, file: the .deb's dependencies (CPack finds the ELF files with file, dpkg-shlibdeps
 #   names their packages), built by the package test
+#   chromium: renders report.html headless in the browser test (JavaScript errors, charts,
+#   tables, the verdict on the first screen)
 # With arguments, installs those packages instead (scripts/slurm-local.sh: slurm-wlm munge).
 set -euo pipefail
 pkgs=(gcc make cmake pkg-config gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich
-      valgrind clang procps dpkg-dev file)
+      valgrind clang procps dpkg-dev file chromium)
 [ $# -eq 0 ] || pkgs=("$@")
 missing=()
 for p in "${pkgs[@]}"; do

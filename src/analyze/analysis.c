@@ -9,13 +9,7 @@
 #include "model.h"
 #include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "catalog/catalog.h"
-#include "model.h"
-#include <math.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +38,43 @@ double mg_an_median_of(double *v, int n) {
 
 /* ---- header values for tables and provenance ---- */
 
+const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key) {
+    const char *v = mg_dataset_file_header(a->ds, c->file, key);
+    for (int l = 0; l < a->nlaunches && !v; l++) v = mg_dataset_header(a->ds, a->launches[l], key);
+    return v ? v : "";
+}
+
+/* Nodes and ranks per node of the communicator of size q in `#@comm_layout=Q:NxM,...`. */
+static int comm_layout(const char *v, int q, char *nodes, char *ppn, size_t n) {
+    for (const char *s = v; s && *s; s = strchr(s, ','), s = s ? s + 1 : NULL) {
+        int qq, nn, pp;
+        if (sscanf(s, "%d:%dx%d", &qq, &nn, &pp) == 3 && qq == q) {
+            snprintf(nodes, n, "%d", nn);
+            snprintf(ppn, n, "%d", pp);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* File stems and labels, the communicator's layout. */
+static void name_results(mg_analysis *a) {
+    for (int ci = 0; ci < a->ncolls; ci++) {
+        mg_coll_result *c = &a->colls[ci];
+        int several = 0;
+        for (int k = 0; k < a->ncolls; k++) several |= k != ci && a->colls[k].name == c->name;
+        if (several)
+            snprintf(c->stem, sizeof c->stem, "%s_p%d", mg_name(a, c->name), c->nprocs);
+        else
+            snprintf(c->stem, sizeof c->stem, "%s", mg_name(a, c->name));
+        const char *layout = mg_dataset_file_header(a->ds, c->file, "comm_layout");
+        if (!comm_layout(layout, c->nprocs, c->nodes, c->ppn, sizeof c->nodes)) {
+            snprintf(c->nodes, sizeof c->nodes, "%s", a->nodes);
+            snprintf(c->ppn, sizeof c->ppn, "%s", a->ppn);
+        }
+    }
+}
+
 static void header(const mg_analysis *a, const char *key, char *dst, size_t n) {
     const char *v = NULL;
     for (int l = 0; l < a->nlaunches && !v; l++) v = mg_dataset_header(a->ds, a->launches[l], key);
@@ -71,6 +102,21 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o) {
     header(a, "date", a->date, sizeof a->date);
     header(a, "datatype", a->datatype, sizeof a->datatype);
     header(a, "operation", a->operation, sizeof a->operation);
+    /* more ranks than cores in any launch, check or validation, makes every timing suspect */
+    for (int l = 0; l < ds->nlaunches; l++) {
+        const char *v = mg_dataset_header(ds, l, "oversubscribed");
+        if (!v || atoi(v) <= 0) continue;
+        const char *r = mg_dataset_header(ds, l, "node_ranks"),
+                   *c = mg_dataset_header(ds, l, "node_cores"),
+                   *b = mg_dataset_header(ds, l, "busy_poll");
+        if (!a->oversub ||
+            (r && atoi(r) - (c ? atoi(c) : 0) > a->oversub_ranks - a->oversub_cores)) {
+            a->oversub_ranks = r ? atoi(r) : 0;
+            a->oversub_cores = c ? atoi(c) : 0;
+        }
+        a->oversub = 1;
+        a->busy_poll |= b && atoi(b) > 0;
+    }
 
     /* MPI_Barrier: the synchronisation noise the barrier warning compares against */
     int barrier_name = mg_dataset_find_name(ds, "MPI_Barrier");
@@ -102,10 +148,12 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o) {
             for (int k = 0; k < c->points[pi].ncells; k++)
                 if (mg_an_fill_cell(a, &c->points[pi].cells[k])) return -1;
     }
+    name_results(a);
     if (mg_an_pattern_checks(a)) return -1;
     mg_an_decide(a);
     if (mg_an_guideline_checks(a)) return -1;
     mg_an_tuned_results(a);
+    mg_an_validate(a);
     mg_an_find_missing(a, have_barrier);
     return 0;
 }
@@ -125,5 +173,7 @@ void mg_analysis_free(mg_analysis *a) {
     free(a->launches);
     for (int i = 0; i < a->nmissing; i++) free(a->missing[i]);
     free(a->missing);
+    for (int i = 0; i < a->nsyncnotes; i++) free(a->syncnotes[i]);
+    free(a->syncnotes);
     memset(a, 0, sizeof *a);
 }

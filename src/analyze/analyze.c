@@ -1,6 +1,7 @@
 /* Entry points of the analysis: read the raw data of one or more directories, analyse, write
  * every output file, print a summary; and the side-by-side comparison of two directories. */
 #include "analyze.h"
+#include "catalog/catalog.h"
 #include "util/format.h"
 #include "model.h"
 #include "util/diag.h"
@@ -82,6 +83,16 @@ int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
         fprintf(t, "\nwritten: %s/summary.txt, %s/report.html, %s/tables/, %s/profiles/\n", outdir,
                 outdir, outdir, outdir);
     }
+    if (o->verdict) {
+        if (a.ntuned) {
+            fprintf(o->verdict,
+                    "\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default, "
+                    "interleaved, %d launch%s:\n",
+                    outdir, a.ntuned, a.ntuned == 1 ? "" : "es");
+            mg_print_tuned(&a, o->verdict);
+        }
+        mg_print_verdict(&a, outdir, o->verdict);
+    }
     rc = o->exit_code && a.nviol_brave > 0 ? 3 : 0;
 out:
     mg_analysis_free(&a);
@@ -131,9 +142,51 @@ static void emit(mg_table *t, FILE *f, int csv) {
     mg_table_free(t);
 }
 
+/* The agreement of the two profiles/ directories, and every entry they disagree on. */
+static void print_agreement(const char *const dirs[2], const mg_analysis *a, const mg_analysis *b,
+                            FILE *f, int csv) {
+    mg_pentry *e[2] = {NULL, NULL};
+    int n[2] = {0, 0};
+    if (mg_entries_of(dirs[0], a, b, &e[0], &n[0]) || mg_entries_of(dirs[1], b, a, &e[1], &n[1])) {
+        fprintf(f, "\nprofile agreement: not available (profiles unreadable)\n");
+        free(e[0]);
+        free(e[1]);
+        return;
+    }
+    mg_agreement r;
+    mg_pdiff *d = malloc(sizeof *d * (size_t)(n[0] + n[1] + 1));
+    int nd = 0;
+    mg_agreement_of(e[0], n[0], e[1], n[1], &r, d, &nd);
+    static const char *cols[] = {"collective|collective|l", "p|p|r", "m_size|msize|r",
+                                 "A selects|a|l", "B selects|b|l"};
+    mg_table *t = mg_table_new(5, cols);
+    char buf[64], raw[32];
+    for (int i = 0; d && i < nd; i++) {
+        mg_table_row(t);
+        mg_table_cell(t, mg_coll_name(d[i].at.coll), NULL);
+        mg_table_cellf(t, NULL, "%d", d[i].at.p);
+        snprintf(raw, sizeof raw, "%lld", d[i].at.msize);
+        mg_table_cell(t, mg_fmt_size(buf, sizeof buf, d[i].at.msize), raw);
+        mg_table_cell(t, d[i].alg_a < 0 ? "default" : mg_alg_name(d[i].alg_a), NULL);
+        mg_table_cell(t, d[i].alg_b < 0 ? "default" : mg_alg_name(d[i].alg_b), NULL);
+    }
+    free(d);
+    fprintf(f,
+            "\nprofile agreement: same=%d different=%d only_a=%d only_b=%d jaccard=%.3f\n"
+            "  (entries (collective, p, measured size) -> mock-up in A/profiles and B/profiles; "
+            "Jaccard = same / all entries of either)\n",
+            r.same, r.different, r.only_a, r.only_b, r.jaccard);
+    if (r.different + r.only_a + r.only_b)
+        emit(t, f, csv);
+    else
+        mg_table_free(t);
+    free(e[0]);
+    free(e[1]);
+}
+
 int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir_b) {
     side s[2];
-    const char *dirs[2] = {dir_a, dir_b};
+    const char *const dirs[2] = {dir_a, dir_b};
     int rc = 1;
     for (int i = 0; i < 2; i++) {
         mg_dataset_init(&s[i].ds);
@@ -216,6 +269,7 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
     emit(t, f, o->csv);
     fprintf(f, "\nquality score: A %s, B %s (1 = self-consistent; * = barrier warning)\n",
             mg_fmt_num(b, sizeof b, s[0].a.quality, 4), mg_fmt_num(c, sizeof c, s[1].a.quality, 4));
+    print_agreement(dirs, &s[0].a, &s[1].a, f, o->csv);
     rc = o->exit_code && (s[0].a.nviol_brave || s[1].a.nviol_brave) ? 3 : 0;
 out:
     for (int i = 0; i < 2; i++) {

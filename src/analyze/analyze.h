@@ -38,6 +38,7 @@ typedef struct mg_analyze_opts {
     mg_correction correction; /* --correction, default Holm */
     const char *outdir;       /* -o: where results go; NULL: the first directory analysed */
     FILE *out;                /* terminal output (stdout); NULL: silent */
+    FILE *verdict;            /* the short verdict (tune's last lines); NULL: none */
 } mg_analyze_opts;
 
 void mg_analyze_opts_init(mg_analyze_opts *o);

@@ -9,6 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Mock-ups whose medians differ by less than this are a tie for the profile: the first in name
+ * order wins, so that repeated runs choose the same one instead of whichever noise favoured. */
+#define MG_TIE_TOLERANCE 0.05
+
+/* The profile's choice at pt: among the mock-ups that qualify (a violation saving at least
+ * --min-gain), the first in name order within MG_TIE_TOLERANCE of the fastest; -1 for none. */
+static int profile_choice(const mg_analysis *a, const mg_point *pt) {
+    double dmed = pt->cells[pt->def].median, best = INFINITY;
+    for (int k = 0; k < pt->ncells; k++) {
+        const mg_cell *m = &pt->cells[k];
+        if (m->violation && 1 - m->median / dmed >= a->opts.min_gain && m->median < best)
+            best = m->median;
+    }
+    for (int k = 0; k < pt->ncells; k++) { /* cells are in name order (group.c) */
+        const mg_cell *m = &pt->cells[k];
+        if (m->violation && 1 - m->median / dmed >= a->opts.min_gain &&
+            m->median <= best * (1 + MG_TIE_TOLERANCE))
+            return k;
+    }
+    return -1;
+}
+
 /* Violations, barrier warnings, the fastest violating and the profile candidate per size. */
 void mg_an_decide(mg_analysis *a) {
     double log_sum_all = 0;
@@ -34,10 +56,8 @@ void mg_an_decide(mg_analysis *a) {
                     a->ncell_viol_cautious++;
                 }
                 if (pt->best < 0 || m->median < pt->cells[pt->best].median) pt->best = k;
-                if (1 - m->median / dmed >= a->opts.min_gain &&
-                    (pt->profile < 0 || m->median < pt->cells[pt->profile].median))
-                    pt->profile = k;
             }
+            pt->profile = profile_choice(a, pt);
             if (!pt->checked) continue;
             c->nchecked++;
             c->nviol_brave += brave;

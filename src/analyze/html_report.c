@@ -114,7 +114,7 @@ static void chart(const mg_analysis *a, const mg_coll_result *c, FILE *f) {
             "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" "
             "aria-label=\"latency of each algorithm of ",
             W, H, W, H);
-    esc(f, mg_name(a, c->name));
+    esc(f, c->stem);
     fprintf(f, " relative to the default\" xmlns=\"http://www.w3.org/2000/svg\">\n");
     /* below 1: faster than the default (where violations live) */
     double y1 = py(&fr, 0);
@@ -287,8 +287,50 @@ static void grouped_html(const mg_analysis *a, const mg_coll_result *c, FILE *f)
         }
         fprintf(f, "<td>");
         if (pt->profile >= 0) esc(f, mg_name(a, pt->cells[pt->profile].alg));
+        if (pt->val == MG_VAL_REJECTED) {
+            fprintf(f, "<s>");
+            esc(f, mg_name(a, pt->cells[pt->candidate].alg));
+            fprintf(f, "</s> rejected by validation");
+        }
         fprintf(f, "</td></tr>\n");
     }
+    fprintf(f, "</tbody></table>\n");
+}
+
+/* The validation of the tuned library: every row measured there, entries first. */
+static void validation_html(const mg_analysis *a, FILE *f) {
+    char b[160];
+    fprintf(f,
+            "<h2 id=\"validation\">Validation of the tuned library</h2>\n<p>%d launch%s, the "
+            "default and the tuned library interleaved in one job; speed-up = median over the "
+            "launches of default / tuned. An entry is kept when tuned is significantly faster "
+            "in every launch (%s, %s over %d entries, &alpha; = %g) and at least %.3g&times; in "
+            "the slowest; rows without an entry check that the interception costs nothing "
+            "(expected 1).</p>\n",
+            a->ntuned, a->ntuned == 1 ? "" : "es", mg_test_name(a->opts.test),
+            mg_correction_name(a->opts.correction), a->nval_tests, a->opts.alpha,
+            a->val_min_speedup);
+    fprintf(f, "<table><thead><tr><th>collective</th><th>size</th><th>entry</th>"
+               "<th>default</th><th>tuned</th><th>speed-up</th><th>slowest launch</th>"
+               "<th>verdict</th></tr></thead><tbody>\n");
+    for (int pass = 0; pass < 2; pass++)
+        for (int ci = 0; ci < a->ncolls; ci++)
+            for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
+                const mg_point *pt = &a->colls[ci].points[pi];
+                if (isnan(pt->tuned) || (pt->candidate >= 0) != (pass == 0)) continue;
+                fprintf(f, "<tr%s><td>", pt->val == MG_VAL_REJECTED ? " class=\"rej\"" : "");
+                esc(f, mg_name(a, a->colls[ci].name));
+                fprintf(f, "</td><td class=\"n\">%s</td><td>", mg_fmt_size(b, sizeof b, pt->msize));
+                if (pt->candidate >= 0) esc(f, mg_name(a, pt->cells[pt->candidate].alg));
+                fprintf(f, "</td><td class=\"n\">%s</td>",
+                        mg_fmt_time(b, sizeof b, pt->tuned_default));
+                fprintf(f, "<td class=\"n\">%s</td>", mg_fmt_time(b, sizeof b, pt->tuned));
+                fprintf(f, "<td class=\"n\">%s</td>", mg_fmt_num(b, sizeof b, pt->val_speedup, 3));
+                fprintf(f, "<td class=\"n\">%s</td><td>",
+                        mg_fmt_num(b, sizeof b, pt->val_speedup_min, 3));
+                esc(f, mg_val_verdict(a, pt, b, sizeof b));
+                fprintf(f, "</td></tr>\n");
+            }
     fprintf(f, "</tbody></table>\n");
 }
 
@@ -304,6 +346,9 @@ static const char *css =
     "svg .tick{font-size:11px;fill:#444}svg .label{font-size:12px;fill:#222}"
     "svg .legend{font-size:11px;fill:#222}svg .zone{font-size:10px;fill:#C00000}"
     "pre{background:#f7f7f7;padding:0.6em;overflow-x:auto;font-size:0.85em}"
+    ".verdict{border:2px solid #0072B2;border-radius:6px;padding:0.4em 1em;margin:1em 0}"
+    ".verdict h2{margin-top:0.3em;border:none}.verdict li{margin:0.2em 0}"
+    ".warn{color:#A00000;font-weight:bold}tr.rej td{background:#fdecea}"
     "@media print{body{margin:0;max-width:none}h2{break-after:avoid}"
     "section{break-inside:avoid}}";
 
@@ -333,6 +378,21 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
         esc(f, a->date);
     }
     fprintf(f, "</p>\n");
+
+    /* the verdict first: what a reader must know before any table */
+    mg_verdict v;
+    mg_verdict_of(a, &v);
+    fprintf(f, "<div id=\"verdict\" class=\"verdict\">\n<h2>Verdict</h2>\n<ul>\n");
+    if (v.machine[0]) {
+        fprintf(f, "<li class=\"warn\">");
+        esc(f, v.machine);
+        fprintf(f, "</li>\n");
+    }
+    fprintf(f, "<li>");
+    esc(f, v.violations);
+    fprintf(f, "</li>\n<li>");
+    esc(f, v.entries);
+    fprintf(f, "</li>\n</ul>\n</div>\n");
 
     fprintf(f, "<h2>Summary</h2>\n<table>\n");
     fprintf(f,
@@ -366,9 +426,9 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
         fprintf(f, "<tr><td><a href=\"#");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f, "\">");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f,
                 "</a></td><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
                 "class=\"n\">%d</td><td class=\"n\">%s</td><td>",
@@ -384,12 +444,14 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     }
     fprintf(f, "</tbody></table>\n");
 
+    if (a->ntuned) validation_html(a, f);
+
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
         fprintf(f, "<section>\n<h2 id=\"");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f, "\">");
-        esc(f, mg_name(a, c->name));
+        esc(f, c->stem);
         fprintf(f, " <span class=\"muted\">(%d processes)</span></h2>\n", c->nprocs);
         chart(a, c, f);
         grouped_html(a, c, f);

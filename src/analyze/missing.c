@@ -10,25 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Appends a formatted line to a list (missing data, sync notes). */
+static void add_line(char ***list, int *n, int *cap, const char *fmt, va_list ap) {
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 16;
+        char **p = realloc(*list, (size_t)nc * sizeof *p);
+        if (!p) return;
+        *list = p;
+        *cap = nc;
+    }
+    size_t len = strlen(buf) + 1;
+    char *d = malloc(len);
+    if (!d) return;
+    memcpy(d, buf, len);
+    (*list)[(*n)++] = d;
+}
+
 static void missing(mg_analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void missing(mg_analysis *a, const char *fmt, ...) {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    add_line(&a->missing, &a->nmissing, &a->capmissing, fmt, ap);
     va_end(ap);
-    if (a->nmissing == a->capmissing) {
-        int nc = a->capmissing ? 2 * a->capmissing : 16;
-        char **p = realloc(a->missing, (size_t)nc * sizeof *p);
-        if (!p) return;
-        a->missing = p;
-        a->capmissing = nc;
-    }
-    size_t n = strlen(buf) + 1;
-    char *d = malloc(n);
-    if (!d) return;
-    memcpy(d, buf, n);
-    a->missing[a->nmissing++] = d;
+}
+
+/* Observations the synchronisation flagged: one line per cell in summary.txt, one count on
+ * the terminal (a run on a busy machine has them in almost every cell). */
+static void syncnote(mg_analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void syncnote(mg_analysis *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    add_line(&a->syncnotes, &a->nsyncnotes, &a->capsyncnotes, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- what is missing ---- */
@@ -39,7 +54,7 @@ void mg_an_find_missing(mg_analysis *a, int have_barrier) {
     int *algs = NULL, nalgs = 0;
     for (int ci = 0; ci < a->ncolls && has; ci++) {
         mg_coll_result *c = &a->colls[ci];
-        const char *cn = mg_name(a, c->name);
+        const char *cn = c->stem;
         /* which launches measured this collective at all, and which algorithms it has */
         memset(has, 0, (size_t)a->nlaunches * sizeof *has);
         nalgs = 0;
@@ -79,9 +94,11 @@ void mg_an_find_missing(mg_analysis *a, int have_barrier) {
                 if (k != pt->def && pt->def >= 0 && !m->tested && m->nobs)
                     missing(a, "%s %s %s: fewer than 2 observations per launch, not tested", cn, sz,
                             mg_name(a, m->alg));
+                a->nsync_total += m->nobs + m->nflagged;
+                a->nsync_flagged += m->nflagged;
                 if (m->nflagged)
-                    missing(a, "%s %s %s: %zu observations flagged invalid by the sync, left out",
-                            cn, sz, mg_name(a, m->alg), m->nflagged);
+                    syncnote(a, "%s %s %s: %zu observations flagged invalid by the sync, left out",
+                             cn, sz, mg_name(a, m->alg), m->nflagged);
             }
         }
     }

@@ -31,6 +31,14 @@ typedef struct mg_cell {
     double tuned_median; /* NaN when not measured there */
 } mg_cell;
 
+/* What the validation of the tuned library (OUTDIR/tuned/) says about one size. */
+enum mg_val {
+    MG_VAL_NONE,     /* no validation data: the candidate stands (analyze of a plain check) */
+    MG_VAL_KEPT,     /* a profile entry, significantly faster in every validation launch */
+    MG_VAL_REJECTED, /* a candidate entry that did not hold up: removed from the profile */
+    MG_VAL_NOENTRY   /* no entry: tuned is the library's own collective (no-regression row) */
+};
+
 typedef struct mg_point { /* one collective at one message size */
     long long msize;
     mg_cell *cells;
@@ -38,9 +46,18 @@ typedef struct mg_point { /* one collective at one message size */
     int def;                     /* index of the default cell, -1 when the default is missing */
     int best;                    /* fastest violating mock-up (brave), -1 */
     int profile;                 /* cell chosen for the profile (violation and >= min-gain), -1 */
+    int candidate;               /* the profile cell before the validation, -1 */
     int checked;                 /* default and at least one tested mock-up */
     double tuned, tuned_default; /* medians of the tuned validation, NaN when absent */
     size_t tuned_n;
+    /* the validation (validate.c), per launch default median / tuned median */
+    int val;                 /* enum mg_val */
+    int val_launches;        /* validation launches with both series (>= 2 observations) */
+    int val_expected;        /* validation launches that measured this collective */
+    int val_faster;          /* of those tested, launches where tuned was faster by the median */
+    double val_p, val_p_adj; /* largest launch p-value of "tuned faster"; after correction */
+    double val_speedup;      /* median over the launches of the per-launch speed-up */
+    double val_speedup_min;  /* the smallest per-launch speed-up */
 } mg_point;
 
 typedef struct mg_mono { /* monotony between adjacent sizes of the default */
@@ -58,9 +75,13 @@ typedef struct mg_split { /* a split-robustness violation at m_j (largest m_i re
 } mg_split;
 
 typedef struct mg_coll_result {
-    int name;         /* name index, e.g. "MPI_Bcast" */
-    int nprocs;       /* from the headers, 0 when unknown */
-    mg_point *points; /* ascending msize */
+    int name;      /* name index, e.g. "MPI_Bcast" */
+    int nprocs;    /* communicator size: of its raw rows, else the headers; 0 when unknown */
+    int p_key;     /* the series' communicator size (0: the files said none) */
+    int file;      /* raw file of its first series: datatype, op, roots, timing mode */
+    char stem[96]; /* "MPI_Bcast", or "MPI_Bcast_p2" when the collective has several sizes */
+    char nodes[32], ppn[32]; /* of its communicator (#@comm_layout), else the job's */
+    mg_point *points;        /* ascending msize */
     int npoints;
     mg_mono *mono;
     int nmono;
@@ -86,8 +107,18 @@ typedef struct mg_analysis {
     int ncell_viol_brave, ncell_viol_cautious; /* over (collective, size, mock-up) */
     int nmono_viol, nsplit_viol;
     double quality;
+    /* validation of the tuned library (validate.c) */
+    int nval_tests;              /* candidate entries tested: the family corrected together */
+    int nkept, nrejected;        /* entries (sizes) kept and rejected */
+    int nnoentry, nnoentry_slow; /* rows without an entry; of those, speed-up below 0.95 */
+    double val_min_speedup;      /* what a kept entry needs: 1 / (1 - min_gain / 2) */
+    /* the machine (raw headers of any launch, #@oversubscribed=) */
+    int oversub, oversub_ranks, oversub_cores, busy_poll;
     char **missing; /* incomplete data, one line each */
     int nmissing, capmissing;
+    char **syncnotes; /* observations flagged invalid by the sync, one line per cell */
+    int nsyncnotes, capsyncnotes;
+    size_t nsync_flagged, nsync_total; /* flagged rows and all rows of the check launches */
     char nodes[32], ppn[32], nprocs[32], library[256], date[64], datatype[64], operation[64];
 } mg_analysis;
 
@@ -96,6 +127,9 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o);
 void mg_analysis_free(mg_analysis *a);
 
 const char *mg_name(const mg_analysis *a, int idx);
+/* A header of the raw file a collective's measurements come from, else of the first launch
+ * having the key; "" when absent. */
+const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key);
 int mg_is_vcollective(const char *name); /* Gatherv, Scatterv, Allgatherv, Alltoallv */
 const char *mg_stat_label(int test);     /* "t", "z", "U", "D" */
 
@@ -109,18 +143,67 @@ int mg_an_pattern_checks(mg_analysis *a);
 void mg_an_decide(mg_analysis *a);
 int mg_an_guideline_checks(mg_analysis *a);
 void mg_an_tuned_results(mg_analysis *a);
+/* The validation: per candidate entry the tests of tuned against default in every validation
+ * launch; an entry is kept only when significant in every launch after the correction over all
+ * entries, faster by the median in every launch, and at least min_gain / 2 faster in the
+ * slowest launch; otherwise pt->profile becomes -1 (validate.c). */
+void mg_an_validate(mg_analysis *a);
+/* One test of candidate x against reference y (both sorted): x faster? 0, or -1. */
+int mg_an_test_series(int test, const mg_series *x, const mg_series *y, double *stat, double *p);
+/* The one mock-up of a v-collective's profile (profiles.c), -1 when none qualifies. */
+int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c);
+/* The validation verdict of a row of the tuned table, e.g. "kept" (tables.c). */
+const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, size_t n);
 void mg_an_find_missing(mg_analysis *a, int have_barrier);
 double mg_an_median_sorted(const double *v, size_t n); /* NaN for n = 0 */
 double mg_an_median_of(double *v, int n);              /* reorders v; NaN for n = 0 */
+
+/* The verdict (verdict.c): three short lines for the top of the report and the end of tune. */
+typedef struct mg_verdict {
+    char violations[256]; /* violations found, quality score */
+    char entries[512];    /* profile entries kept / rejected, validated speed-ups */
+    char machine[256];    /* "timings are not trustworthy: ..." or empty */
+} mg_verdict;
+void mg_verdict_of(const mg_analysis *a, mg_verdict *v);
+const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n);
+/* The verdict on f, with where the report is when outdir is not NULL. */
+void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f);
+
+/* Profile agreement of two outputs (agreement.c): entries (collective, p, msize) -> mock-up. */
+typedef struct mg_pentry {
+    int coll, p;
+    long long msize;
+    int alg; /* algorithm id (catalog) */
+} mg_pentry;
+typedef struct mg_agreement {
+    int same, different, only_a, only_b;
+    double jaccard; /* same / all entries of either; 1 when neither has any */
+} mg_agreement;
+typedef struct mg_pdiff { /* an entry the two sides disagree on */
+    mg_pentry at;         /* its collective, p, msize */
+    int alg_a, alg_b;     /* what each side selects there; -1: the default (no entry) */
+} mg_pdiff;
+/* Sorts both lists and counts; with diff (room for na + nb) also lists the disagreements. */
+void mg_agreement_of(mg_pentry *a, int na, mg_pentry *b, int nb, mg_agreement *r, mg_pdiff *diff,
+                     int *ndiff);
+/* The entries of dir/profiles at the sizes a or other measured (*out: malloc'd, caller frees).
+ * 0, or -1 when the profiles cannot be read (a message said why). */
+int mg_entries_of(const char *dir, const mg_analysis *a, const mg_analysis *other, mg_pentry **out,
+                  int *n);
 
 /* Writers (return 0, or -1 with a message on stderr naming the file). */
 int mg_write_tables(const mg_analysis *a, const char *outdir);
 int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also);
 int mg_write_profiles(const mg_analysis *a, const char *outdir);
 int mg_write_report(const mg_analysis *a, const char *outdir);
+/* Prints the tuned validation table (tables/tuned.txt) to f. */
+void mg_print_tuned(const mg_analysis *a, FILE *f);
 /* Prints comparer c's table of one collective (aligned, units) to f. */
 void mg_print_comparer(const mg_analysis *a, int comparer, const mg_coll_result *c, FILE *f);
 /* The profile text of one collective into buf (NULL when it has no entries); caller frees. */
 char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c);
+/* The last size of a's side when a range ends between measured sizes a < b: the midpoint on a
+ * log scale, floor(sqrt(a b)), within [a, b - 1]. */
+long long mg_log_midpoint(long long a, long long b);
 
 #endif

@@ -1,15 +1,21 @@
-/* Profile entries from the analysis, rendered by profile/write.c: one file per
- * collective with entries, profiles/<MPI_Name>_p<P>.prf. An entry needs a violation after
- * correction that saves at least --min-gain of the default's median; the fastest such mock-up
- * wins. Adjacent measured sizes choosing the same mock-up form one range [first, last]; a size
- * between two measured sizes is covered only when both neighbours chose the same mock-up
- * (otherwise the default runs there). Gatherv/Scatterv (and the other v-collectives, which
- * select by communicator size only) get one range 0..INT64_MAX, and only for a mock-up that
- * qualified at every measured size. */
+/* Profile entries from the analysis, rendered by profile/write.c: one file per collective and
+ * communicator size measured, profiles/<MPI_Name>_p<P>.prf. At each measured size the winner
+ * is the fastest mock-up whose violation survives the correction and saves at least
+ * --min-gain of the default's median, else the default. Ranges cover the sizes between
+ * measured points (docs/check.md "Profiles"): between two adjacent measured sizes with the
+ * same winner the whole interval; where the winner changes, each side keeps its winner up to
+ * the midpoint on a log scale; below the first and above the last measured size nothing (the
+ * default runs there, unrecorded). Ranges won by the default are written as explicit
+ * `default` ranges, so a call inside the measured interval ran a decision that was measured
+ * (it counts as covered in the report and the record). Every range carries a `#@range` line
+ * with the measured sizes that justify its ends. Gatherv/Scatterv (and the other
+ * v-collectives, which select by communicator size only) get one range 0..INT64_MAX: a
+ * mock-up that qualified at every measured size, else the default. */
 #include "util/format.h"
 #include "model.h"
 #include "profile/profile.h"
 #include "util/diag.h"
+#include "util/sbuf.h"
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -18,13 +24,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#define WIN_DEFAULT (-1) /* the winner of a size where no mock-up qualified */
+
 typedef struct {
     long long lo, hi;
-    int alg; /* name index */
+    int win;   /* name index of the winning mock-up, or WIN_DEFAULT */
+    int first; /* measured points (indexes into c->points) inside the range */
+    int last;
 } range;
 
-/* The cell of alg at q when it qualifies for a profile entry there, else NULL. */
+/* The cell of alg at q when it qualifies for a profile entry there, else NULL. A size the
+ * validation rejected qualifies no mock-up. */
 static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int alg) {
+    if (q->val == MG_VAL_REJECTED) return NULL;
     for (int r = 0; r < q->ncells; r++) {
         const mg_cell *m = &q->cells[r];
         if (m->alg == alg && m->violation &&
@@ -36,7 +48,7 @@ static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int al
 
 /* The one mock-up for a v-collective: it qualifies at every checked size; among those, the
  * largest geometric-mean slowdown. -1 when none. */
-static int v_choice(const mg_analysis *a, const mg_coll_result *c) {
+int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c) {
     int best = -1;
     double best_score = 0;
     for (int pi = 0; pi < c->npoints; pi++)
@@ -61,54 +73,159 @@ static int v_choice(const mg_analysis *a, const mg_coll_result *c) {
     return best;
 }
 
+static int winner(const mg_point *pt) {
+    return pt->profile >= 0 ? pt->cells[pt->profile].alg : WIN_DEFAULT;
+}
+
+/* The largest size a below the log-scale midpoint of a < b: floor(sqrt(a b)), so the side of
+ * a ends there and the side of b starts one above it. */
+long long mg_log_midpoint(long long a, long long b) {
+    double m = floor(sqrt((double)a * (double)b));
+    long long x = m >= (double)b ? b - 1 : (long long)m;
+    return x < a ? a : x;
+}
+
+/* The ranges of a regular collective from its checked sizes; returns how many. */
+static int build_ranges(const mg_coll_result *c, range *r) {
+    int nr = 0, prev = -1;
+    for (int pi = 0; pi < c->npoints; pi++) {
+        const mg_point *pt = &c->points[pi];
+        if (!pt->checked) continue;
+        int w = winner(pt);
+        if (prev < 0) {
+            r[nr++] = (range){pt->msize, pt->msize, w, pi, pi};
+        } else if (w == r[nr - 1].win) {
+            r[nr - 1].hi = pt->msize;
+            r[nr - 1].last = pi;
+        } else {
+            long long mid = mg_log_midpoint(c->points[prev].msize, pt->msize);
+            r[nr - 1].hi = mid;
+            r[nr++] = (range){mid + 1, pt->msize, w, pi, pi};
+        }
+        prev = pi;
+    }
+    return nr;
+}
+
+static const char *win_name(const mg_analysis *a, int w) {
+    return w == WIN_DEFAULT ? "default" : mg_name(a, w);
+}
+
+/* One measured size of a range: its size and how the winner compared with the default. */
+static void say_point(mg_sbuf *b, const mg_analysis *a, const mg_point *pt) {
+    const mg_cell *d = &pt->cells[pt->def];
+    if (pt->profile >= 0)
+        mg_sbuf_printf(b, "%lld (%.3gx the default's time)", pt->msize,
+                       pt->cells[pt->profile].median / d->median);
+    else if (pt->best >= 0)
+        mg_sbuf_printf(b, "%lld (best mock-up %s %.3gx, under --min-gain %g)", pt->msize,
+                       mg_name(a, pt->cells[pt->best].alg), pt->cells[pt->best].median / d->median,
+                       a->opts.min_gain);
+    else
+        mg_sbuf_printf(b, "%lld (no mock-up significantly faster)", pt->msize);
+}
+
+/* The `#@range` line of range i: the measured sizes inside it and what bounds it. */
+static void justify(mg_sbuf *b, const mg_analysis *a, const mg_coll_result *c, const range *r,
+                    int nr, int i) {
+    const range *g = &r[i];
+    mg_sbuf_printf(b, "#@range=%lld-%lld %s: measured ", g->lo, g->hi, win_name(a, g->win));
+    int n = 0;
+    for (int pi = g->first; pi <= g->last; pi++) {
+        if (!c->points[pi].checked) continue;
+        if (n++) mg_sbuf_printf(b, ", ");
+        say_point(b, a, &c->points[pi]);
+    }
+    if (i == 0)
+        mg_sbuf_printf(b, "; starts at the smallest measured size");
+    else
+        mg_sbuf_printf(b, "; starts above %lld, the log midpoint of %lld (%s) and %lld",
+                       r[i - 1].hi, c->points[r[i - 1].last].msize, win_name(a, r[i - 1].win),
+                       c->points[g->first].msize);
+    if (i == nr - 1)
+        mg_sbuf_printf(b, "; ends at the largest measured size\n");
+    else
+        mg_sbuf_printf(b, "; ends at the log midpoint of %lld and %lld (%s)\n",
+                       c->points[g->last].msize, c->points[r[i + 1].first].msize,
+                       win_name(a, r[i + 1].win));
+}
+
 char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
     const char *cname = mg_name(a, c->name);
     int p = c->nprocs ? c->nprocs : atoi(a->nprocs);
     range *r = malloc((size_t)(c->npoints ? c->npoints : 1) * sizeof *r);
     if (!r) return NULL;
-    int nr = 0;
-    int vcoll = mg_is_vcollective(cname);
-    if (vcoll) {
-        int alg = v_choice(a, c);
-        if (alg >= 0) r[nr++] = (range){0, 0, alg};
-    } else {
-        for (int pi = 0; pi < c->npoints; pi++) {
-            const mg_point *pt = &c->points[pi];
-            if (pt->profile < 0) continue;
-            int alg = pt->cells[pt->profile].alg;
-            /* extend the previous range if it ended at the previous measured size */
-            if (nr && r[nr - 1].alg == alg && pi > 0 && r[nr - 1].hi == c->points[pi - 1].msize &&
-                c->points[pi - 1].profile >= 0)
-                r[nr - 1].hi = pt->msize;
-            else
-                r[nr++] = (range){pt->msize, pt->msize, alg};
-        }
-    }
+    int nr = 0, vcoll = mg_is_vcollective(cname), checked = 0;
+    for (int pi = 0; pi < c->npoints; pi++) checked += c->points[pi].checked;
+    if (vcoll && checked)
+        r[nr++] = (range){0, INT64_MAX, mg_an_v_choice(a, c) >= 0 ? mg_an_v_choice(a, c) : WIN_DEFAULT, 0, 0};
+    else if (!vcoll)
+        nr = build_ranges(c, r);
     if (!nr || p <= 0) {
         free(r);
         return NULL;
     }
-    char head[1024];
-    snprintf(head, sizeof head,
-             "# written by `mpiguide analyze`\n"
-             "# entries: violations after %s correction (alpha %g, %s, %d launch%s) at least "
-             "%g%% faster than the default\n%s",
-             mg_correction_name(a->opts.correction), a->opts.alpha, mg_test_name(a->opts.test),
-             a->nlaunches, a->nlaunches == 1 ? "" : "es", a->opts.min_gain * 100,
-             vcoll ? "# one range for all sizes: the mock-up qualified at every measured size\n"
-                   : "# ranges span adjacent measured sizes that chose the same mock-up; other "
-                     "sizes run the default\n");
-    const mg_profile_kv prov[] = {
-        {"mpi_library", a->library}, {"nodes", a->nodes},         {"ppn", a->ppn},
-        {"datatype", a->datatype},   {"operation", a->operation}, {"date", a->date}};
-    mg_profile_wrange *w = malloc((size_t)nr * sizeof *w);
-    char *text = NULL;
-    if (w) {
-        for (int i = 0; i < nr; i++)
-            w[i] = (mg_profile_wrange){vcoll ? 0 : r[i].lo, vcoll ? INT64_MAX : r[i].hi,
-                                       mg_name(a, r[i].alg)};
-        text = mg_profile_render(cname, p, prov, (int)(sizeof prov / sizeof prov[0]), head, w, nr);
+    mg_sbuf head = {0};
+    mg_sbuf_printf(&head,
+                   "# written by `mpiguide analyze`\n"
+                   "# winners: violations after %s correction (alpha %g, %s, %d launch%s) at "
+                   "least %g%% faster than the default, else the default\n",
+                   mg_correction_name(a->opts.correction), a->opts.alpha,
+                   mg_test_name(a->opts.test), a->nlaunches, a->nlaunches == 1 ? "" : "es",
+                   a->opts.min_gain * 100);
+    if (a->ntuned)
+        mg_sbuf_printf(&head,
+                       "# validated in %d launch%s of the tuned library: kept only when "
+                       "significantly faster than the default in every one, at least %.3gx "
+                       "(#@validated lines)\n",
+                       a->ntuned, a->ntuned == 1 ? "" : "es", a->val_min_speedup);
+    if (vcoll) {
+        mg_sbuf_printf(&head, "# one range for all sizes: %s\n",
+                       r[0].win == WIN_DEFAULT ? "no mock-up qualified at every measured size"
+                                               : "the mock-up qualified at every measured size");
+    } else {
+        mg_sbuf_printf(&head, "# ranges: the measured interval, split at log midpoints where the "
+                              "winner changes; other sizes run the default\n");
+        for (int i = 0; i < nr; i++) justify(&head, a, c, r, nr, i);
     }
+    char *comment = mg_sbuf_take(&head);
+    int sub = c->nodes[0] && (strcmp(c->nodes, a->nodes) || strcmp(c->ppn, a->ppn));
+    const mg_profile_kv base[] = {{"mpi_library", a->library},
+                                  {"nodes", a->nodes},
+                                  {"ppn", a->ppn},
+                                  {"comm_nodes", sub ? c->nodes : ""},
+                                  {"comm_ppn", sub ? c->ppn : ""},
+                                  {"datatype", mg_coll_header(a, c, "datatype")},
+                                  {"operation", mg_coll_header(a, c, "operation")},
+                                  {"roots", mg_coll_header(a, c, "roots")},
+                                  {"timing", mg_coll_header(a, c, "timing")},
+                                  {"batch", mg_coll_header(a, c, "batch")},
+                                  {"date", a->date}};
+    enum { NBASE = sizeof base / sizeof base[0] };
+    /* provenance, then one #@validated line per kept size */
+    mg_profile_kv *prov = malloc(sizeof *prov * (size_t)(NBASE + c->npoints));
+    char(*vtext)[200] = malloc(sizeof *vtext * (size_t)(c->npoints ? c->npoints : 1));
+    mg_profile_wrange *w = malloc((size_t)(nr ? nr : 1) * sizeof *w);
+    char *text = NULL;
+    if (w && comment && prov && vtext) {
+        int nprov = NBASE;
+        memcpy(prov, base, sizeof base);
+        for (int pi = 0; pi < c->npoints; pi++) {
+            const mg_point *pt = &c->points[pi];
+            if (pt->val != MG_VAL_KEPT) continue;
+            snprintf(vtext[pi], sizeof vtext[pi],
+                     "%lld %s speedup=%.4g min_speedup=%.4g launches=%d p=%.3g", pt->msize,
+                     mg_name(a, pt->cells[pt->candidate].alg), pt->val_speedup, pt->val_speedup_min,
+                     pt->val_launches, pt->val_p_adj);
+            prov[nprov++] = (mg_profile_kv){"validated", vtext[pi]};
+        }
+        for (int i = 0; i < nr; i++)
+            w[i] = (mg_profile_wrange){r[i].lo, r[i].hi, win_name(a, r[i].win)};
+        text = mg_profile_render(cname, p, prov, nprov, comment, w, nr);
+    }
+    free(comment);
+    free(prov);
+    free(vtext);
     free(w);
     free(r);
     return text;

@@ -13,7 +13,7 @@
 /* One launch: is x (the candidate) faster than y (the reference)? Both sorted. Where the
  * t-test is undefined (both samples essentially constant, docs/statistics.md) the launch takes
  * the rank-sum test instead, whose statistic (z) then fills the column. */
-static int test_once(int test, const mg_series *x, const mg_series *y, double *stat, double *p) {
+int mg_an_test_series(int test, const mg_series *x, const mg_series *y, double *stat, double *p) {
     mg_test_result r;
     int rc;
     switch (test) {
@@ -45,7 +45,7 @@ void mg_an_test_cells(const mg_analysis *a, const mg_cell *x, const mg_cell *y, 
         const mg_series *sx = x->series[l], *sy = y->series[l];
         if (!sx || !sy || sx->n < 2 || sy->n < 2) continue;
         double st, pv;
-        if (test_once(a->opts.test, sx, sy, &st, &pv)) continue;
+        if (mg_an_test_series(a->opts.test, sx, sy, &st, &pv)) continue;
         (*tested)++;
         if (mg_an_median_sorted(sx->v, sx->n) < mg_an_median_sorted(sy->v, sy->n)) (*faster)++;
         if (isnan(*p) || pv > *p) {
@@ -182,13 +182,14 @@ fail:
 }
 
 /* Median over the tuned launches of each launch's median of (coll, alg, msize). */
-static double tuned_median(const mg_analysis *a, int coll, int alg, long long msize, size_t *nobs) {
+static double tuned_median(const mg_analysis *a, const mg_coll_result *c, int alg, long long msize,
+                           size_t *nobs) {
     const mg_dataset *ds = a->ds;
     double lm[64];
     int k = 0;
     for (int l = 0; l < ds->nlaunches && k < 64; l++) {
         if (!ds->launches[l].tuned) continue;
-        const mg_series *s = mg_dataset_find_series(ds, coll, alg, l, msize);
+        const mg_series *s = mg_dataset_find_series(ds, c->name, alg, l, msize, c->p_key);
         if (!s || !s->n) continue;
         lm[k++] = mg_an_median_sorted(s->v, s->n);
         if (nobs) *nobs += s->n;
@@ -204,11 +205,10 @@ void mg_an_tuned_results(mg_analysis *a) {
         mg_coll_result *c = &a->colls[ci];
         for (int pi = 0; pi < c->npoints; pi++) {
             mg_point *pt = &c->points[pi];
-            if (tuned >= 0) pt->tuned = tuned_median(a, c->name, tuned, pt->msize, &pt->tuned_n);
-            if (def >= 0) pt->tuned_default = tuned_median(a, c->name, def, pt->msize, NULL);
+            if (tuned >= 0) pt->tuned = tuned_median(a, c, tuned, pt->msize, &pt->tuned_n);
+            if (def >= 0) pt->tuned_default = tuned_median(a, c, def, pt->msize, NULL);
             for (int k = 0; k < pt->ncells; k++)
-                pt->cells[k].tuned_median =
-                    tuned_median(a, c->name, pt->cells[k].alg, pt->msize, NULL);
+                pt->cells[k].tuned_median = tuned_median(a, c, pt->cells[k].alg, pt->msize, NULL);
         }
     }
 }

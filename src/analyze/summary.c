@@ -24,8 +24,6 @@ static int cmp_viol(const void *pa, const void *pb) {
     return 0;
 }
 
-void mg_print_tuned(const mg_analysis *a, FILE *f);
-
 static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     char b1[64], b2[64];
     fprintf(f, "mpiguide analysis\n");
@@ -45,6 +43,10 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     if (a->library[0]) fprintf(f, "  library:     %s\n", a->library);
     fprintf(f, "  job:         %s node(s), %s ranks per node, %s processes\n",
             a->nodes[0] ? a->nodes : "?", a->ppn[0] ? a->ppn : "?", a->nprocs[0] ? a->nprocs : "?");
+    if (a->oversub) {
+        char why[256];
+        fprintf(f, "  machine:     %s\n", mg_oversub_text(a, why, sizeof why));
+    }
     fprintf(f,
             "  test:        %s, one-sided (mock-up faster than default), in every launch (p = "
             "largest launch p-value)\n",
@@ -79,7 +81,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
         mg_table_row(t);
-        mg_table_cell(t, mg_name(a, c->name), NULL);
+        mg_table_cell(t, c->stem, NULL);
         mg_table_cellf(t, NULL, "%d", c->nchecked);
         mg_table_cellf(t, NULL, "%d", c->nviol_brave);
         mg_table_cellf(t, NULL, "%d", c->nviol_cautious);
@@ -128,7 +130,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
         for (int i = 0; i < n && i < lim; i++) {
             mg_table_row(t);
             mg_table_cellf(t, NULL, "%d", i + 1);
-            mg_table_cell(t, mg_name(a, v[i].c->name), NULL);
+            mg_table_cell(t, v[i].c->stem, NULL);
             mg_table_cell(t, mg_fmt_size(b1, sizeof b1, v[i].pt->msize), NULL);
             mg_table_cell(t, mg_name(a, v[i].m->alg), NULL);
             mg_table_cellf(t, NULL, "%.3gx", v[i].m->slowdown);
@@ -143,26 +145,56 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     }
     free(v);
 
-    /* profile entries */
-    int np = 0;
+    /* profile entries: the candidates of the check, then what the validation made of them */
+    int np = 0, ncand = 0;
     for (int ci = 0; ci < a->ncolls; ci++)
-        for (int pi = 0; pi < a->colls[ci].npoints; pi++)
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
             np += a->colls[ci].points[pi].profile >= 0;
-    fprintf(f, "\nProfile entries (violation and at least %g%% faster): %d\n",
-            a->opts.min_gain * 100, np);
-    if (!brief)
-        for (int ci = 0; ci < a->ncolls; ci++)
-            for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
-                const mg_point *pt = &a->colls[ci].points[pi];
-                if (pt->profile < 0) continue;
-                fprintf(f, "  %s %s -> %s (%.3gx)\n", mg_name(a, a->colls[ci].name),
-                        mg_fmt_size(b1, sizeof b1, pt->msize),
-                        mg_name(a, pt->cells[pt->profile].alg), pt->cells[pt->profile].slowdown);
-            }
+            ncand += a->colls[ci].points[pi].candidate >= 0;
+        }
+    if (!a->ntuned) {
+        fprintf(f,
+                "\nProfile entries (violation and at least %g%% faster): %d, not validated (tune "
+                "validates them)\n",
+                a->opts.min_gain * 100, np);
+    } else {
+        fprintf(f,
+                "\nProfile entries (violation and at least %g%% faster): %d candidate%s; the "
+                "validation (%d launch%s) kept %d, rejected %d\n",
+                a->opts.min_gain * 100, ncand, ncand == 1 ? "" : "s", a->ntuned,
+                a->ntuned == 1 ? "" : "es", a->nkept, a->nrejected);
+    }
+    for (int ci = 0; ci < a->ncolls; ci++)
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
+            const mg_point *pt = &a->colls[ci].points[pi];
+            if (pt->candidate < 0 || (brief && pt->val != MG_VAL_REJECTED)) continue;
+            char v[160];
+            fprintf(f, "  %-9s %s %s -> %s (check %.3gx",
+                    pt->val == MG_VAL_REJECTED ? "rejected"
+                    : pt->val == MG_VAL_KEPT   ? "kept"
+                                               : "entry",
+                    mg_name(a, a->colls[ci].name), mg_fmt_size(b1, sizeof b1, pt->msize),
+                    mg_name(a, pt->cells[pt->candidate].alg), pt->cells[pt->candidate].slowdown);
+            if (pt->val == MG_VAL_NONE)
+                fprintf(f, ")\n");
+            else
+                fprintf(f, ", validation %.3gx, slowest launch %.3gx)%s%s\n", pt->val_speedup,
+                        pt->val_speedup_min, pt->val == MG_VAL_REJECTED ? ": " : "",
+                        pt->val == MG_VAL_REJECTED ? mg_val_verdict(a, pt, v, sizeof v) + 10 : "");
+        }
+    if (a->nrejected) fprintf(f, "  (rejected by validation: removed from profiles/)\n");
 
     if (a->ntuned) {
-        fprintf(f, "\nTuned validation (medians; speedup = default / tuned):\n");
-        mg_print_tuned(a, f);
+        fprintf(f,
+                "\nTuned validation (%d launch%s, default and tuned interleaved; speedup = median "
+                "over launches of default / tuned):\n",
+                a->ntuned, a->ntuned == 1 ? "" : "es");
+        if (!brief) mg_print_tuned(a, f);
+        fprintf(f,
+                "  %d size%s without an entry (no-regression check, tuned = the library's own)"
+                ": %d slower than 0.95x%s\n",
+                a->nnoentry, a->nnoentry == 1 ? "" : "s", a->nnoentry_slow,
+                a->nnoentry_slow && a->oversub ? " (the machine is oversubscribed: noise)" : "");
     }
     if (a->nmissing) {
         int lim = brief ? 10 : a->nmissing;
@@ -170,6 +202,15 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
                 a->nmissing == 1 ? "" : "s");
         for (int i = 0; i < a->nmissing && i < lim; i++) fprintf(f, "  - %s\n", a->missing[i]);
         if (a->nmissing > lim) fprintf(f, "  ... %d more in summary.txt\n", a->nmissing - lim);
+    }
+    if (a->nsyncnotes) {
+        fprintf(f,
+                "\nSynchronisation: %zu of %zu observations (%.1f%%) flagged invalid and left "
+                "out%s\n",
+                a->nsync_flagged, a->nsync_total,
+                a->nsync_total ? 100.0 * (double)a->nsync_flagged / (double)a->nsync_total : 0.0,
+                brief ? " (per measurement in summary.txt)" : ":");
+        for (int i = 0; !brief && i < a->nsyncnotes; i++) fprintf(f, "  - %s\n", a->syncnotes[i]);
     }
     if (a->ds->nnotes) {
         int lim = brief ? 5 : a->ds->nnotes;

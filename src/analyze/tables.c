@@ -73,11 +73,12 @@ static void col_alg(mg_table *t, const char *name, int star) {
     mg_table_cell(t, b, name);
 }
 
-static const char *nodes(const mg_analysis *a) {
-    return a->nodes[0] ? a->nodes : "-";
+/* The layout of the communicator a collective was measured on. */
+static const char *nodes(const mg_coll_result *c) {
+    return c->nodes[0] ? c->nodes : "-";
 }
-static const char *ppn(const mg_analysis *a) {
-    return a->ppn[0] ? a->ppn : "-";
+static const char *ppn(const mg_coll_result *c) {
+    return c->ppn[0] ? c->ppn : "-";
 }
 
 /* Algorithms of c in order of first appearance: the default only (which = 0), or the
@@ -113,7 +114,7 @@ static mg_table *simple(const mg_analysis *a, const mg_coll_result *c) {
         for (int k = 0; k < c->points[pi].ncells; k++) {
             const mg_cell *m = &c->points[pi].cells[k];
             mg_table_row(t);
-            col_str(t, mg_name(a, c->name));
+            col_str(t, c->stem);
             col_size(t, c->points[pi].msize);
             col_str(t, mg_name(a, m->alg));
             col_int(t, (long long)m->nobs);
@@ -146,7 +147,7 @@ static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll_result
                     const mg_cell *m = &pt->cells[k];
                     if (m->alg != algs[i]) continue;
                     mg_table_row(t);
-                    col_str(t, mg_name(a, c->name));
+                    col_str(t, c->stem);
                     col_size(t, pt->msize);
                     col_str(t, mg_name(a, m->alg));
                     if (!relative)
@@ -188,11 +189,11 @@ static mg_table *violation(const mg_analysis *a, const mg_coll_result *c) {
                     if (m->alg != algs[i]) continue;
                     int mock = k != pt->def;
                     mg_table_row(t);
-                    col_str(t, mg_name(a, c->name));
+                    col_str(t, c->stem);
                     col_alg(t, mg_name(a, m->alg), mock && m->barrier_warning);
                     col_size(t, pt->msize);
-                    col_str(t, nodes(a));
-                    col_str(t, ppn(a));
+                    col_str(t, nodes(c));
+                    col_str(t, ppn(c));
                     col_int(t, (long long)m->nobs);
                     col_time(t, m->mean);
                     col_time(t, m->median);
@@ -241,11 +242,11 @@ static mg_table *detailed(const mg_analysis *a, const mg_coll_result *c) {
                 const mg_cell *m = &pt->cells[k];
                 if (m->alg != algs[i] || k == pt->def) continue;
                 mg_table_row(t);
-                col_str(t, mg_name(a, c->name));
+                col_str(t, c->stem);
                 col_str(t, mg_name(a, m->alg));
                 col_size(t, pt->msize);
-                col_str(t, nodes(a));
-                col_str(t, ppn(a));
+                col_str(t, nodes(c));
+                col_str(t, ppn(c));
                 col_int(t, (long long)m->nobs);
                 col_time(t, d ? d->mean : NAN);
                 col_time(t, d ? d->median : NAN);
@@ -281,11 +282,11 @@ static mg_table *grouped(const mg_analysis *a, const mg_coll_result *c) {
         const mg_point *pt = &c->points[pi];
         const mg_cell *d = pt->def >= 0 ? &pt->cells[pt->def] : NULL;
         mg_table_row(t);
-        const char *n = mg_name(a, c->name);
+        const char *n = c->stem;
         mg_table_cell(t, strncmp(n, "MPI_", 4) ? n : n + 4, n); /* the thesis's short name */
         col_size(t, pt->msize);
-        col_str(t, nodes(a));
-        col_str(t, ppn(a));
+        col_str(t, nodes(c));
+        col_str(t, ppn(c));
         col_int(t, d ? (long long)d->nobs : 0);
         col_time(t, d ? d->median : NAN);
         if (pt->best < 0) continue;
@@ -379,35 +380,39 @@ static mg_table *split_table(const mg_analysis *a) {
     return t;
 }
 
+/* The validation of the tuned library: per (collective, size) measured there, the profile
+ * entry (or none), default and tuned medians, the speed-up (median over the launches of each
+ * launch's default / tuned: the two are interleaved in one job, so their ratio is what one
+ * launch measured side by side), the slowest launch's, and the verdict. Rows without an entry
+ * are a no-regression check: tuned is the library's own collective there. */
 static mg_table *tuned_table(const mg_analysis *a) {
-    static const char *cols[] = {
-        "collective|collective|l",         "m_size|msize|r",
-        "default|default_median_s|r",      "best_mockup|best_mockup|l",
-        "best_med|best_mockup_median_s|r", "tuned|tuned_median_s|r",
-        "speedup|default_over_tuned|r",    "within_5%|tuned_within_5pct_of_best|l"};
-    mg_table *t = mg_table_new(8, cols);
+    static const char *cols[] = {"collective|collective|l",
+                                 "m_size|msize|r",
+                                 "entry|entry|l",
+                                 "default|default_median_s|r",
+                                 "tuned|tuned_median_s|r",
+                                 "speedup|default_over_tuned|r",
+                                 "slowest|min_launch_speedup|r",
+                                 "launches|launches|r",
+                                 "p_adj|p_adj|r",
+                                 "verdict|verdict|l"};
+    mg_table *t = mg_table_new(10, cols);
+    char b[160];
     for (int ci = 0; ci < a->ncolls; ci++)
         for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
             const mg_point *pt = &a->colls[ci].points[pi];
             if (isnan(pt->tuned)) continue;
-            /* the best of default and mock-ups as measured in the validation launch */
-            int best = -1;
-            for (int k = 0; k < pt->ncells; k++)
-                if (k != pt->def && !isnan(pt->cells[k].tuned_median) &&
-                    (best < 0 || pt->cells[k].tuned_median < pt->cells[best].tuned_median))
-                    best = k;
-            double bmed = best >= 0 ? pt->cells[best].tuned_median : NAN;
-            double ref = pt->tuned_default;
-            double top = isnan(bmed) || bmed > ref ? ref : bmed;
             mg_table_row(t);
             col_str(t, mg_name(a, a->colls[ci].name));
             col_size(t, pt->msize);
-            col_time(t, ref);
-            col_str(t, best >= 0 ? mg_name(a, pt->cells[best].alg) : "-");
-            col_time(t, bmed);
+            col_str(t, pt->candidate >= 0 ? mg_name(a, pt->cells[pt->candidate].alg) : "-");
+            col_time(t, pt->tuned_default);
             col_time(t, pt->tuned);
-            col_fixed(t, ref / pt->tuned);
-            col_str(t, isnan(top) ? "-" : pt->tuned <= 1.05 * top ? "yes" : "no");
+            col_fixed(t, pt->val_speedup);
+            col_fixed(t, pt->val_speedup_min);
+            col_int(t, pt->val_launches);
+            col_p(t, pt->val_p_adj);
+            col_str(t, mg_val_verdict(a, pt, b, sizeof b));
         }
     return t;
 }
@@ -467,10 +472,10 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
             if (!t) return -1;
             snprintf(title, sizeof title,
                      "%s, comparer %d (%s), test %s, alpha %g after %s over %d tests, %d launch%s",
-                     mg_name(a, c->name), comp, mg_comparer_dir(comp), mg_test_name(a->opts.test),
+                     c->stem, comp, mg_comparer_dir(comp), mg_test_name(a->opts.test),
                      a->opts.alpha, mg_correction_name(a->opts.correction), a->npattern_tests,
                      a->nlaunches, a->nlaunches == 1 ? "" : "es");
-            rc = write_table(t, dir, mg_name(a, c->name), title, a->opts.csv);
+            rc = write_table(t, dir, c->stem, title, a->opts.csv);
             mg_table_free(t);
         }
     }
@@ -492,8 +497,14 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
     }
     if (!rc && a->ntuned) {
         t = tuned_table(a);
-        snprintf(title, sizeof title, "tuned validation (%d launch%s): medians", a->ntuned,
-                 a->ntuned == 1 ? "" : "es");
+        snprintf(title, sizeof title,
+                 "tuned validation (%d launch%s, default and tuned interleaved): medians; "
+                 "speedup = median over launches of default / tuned; entries kept when "
+                 "significant in every launch (%s, %s over %d tests, alpha %g) and at least "
+                 "%.3gx in the slowest",
+                 a->ntuned, a->ntuned == 1 ? "" : "es", mg_test_name(a->opts.test),
+                 mg_correction_name(a->opts.correction), a->nval_tests, a->opts.alpha,
+                 a->val_min_speedup);
         rc = t ? write_table(t, dir, "tuned", title, a->opts.csv) : -1;
         mg_table_free(t);
     }

@@ -99,7 +99,8 @@ int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype typ
     size_t ts = (size_t)tsize;
     mpiguide_args *a = &c->args;
     a->comm = comm;
-    a->root = root;
+    int is_root = root < 0 || rank == root; /* a changing root: root-sized buffers everywhere */
+    a->root = root < 0 ? 0 : root;
     a->op = op;
     a->sendtype = a->recvtype = type;
     if (alg == MG_CALL_EMPTY || coll == MPIGUIDE_COLL_BARRIER) {
@@ -149,16 +150,16 @@ int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype typ
         break;
     case MPIGUIDE_COLL_REDUCE:
         c->sbytes = (size_t)n * ts;
-        c->rbytes = rank == root ? (size_t)n * ts : 0;
-        c->significant = rank == root;
+        c->rbytes = is_root ? (size_t)n * ts : 0;
+        c->significant = rank == a->root;
         break;
     case MPIGUIDE_COLL_GATHER:
         c->sbytes = (size_t)n * ts;
-        c->rbytes = rank == root ? (size_t)pn * ts : 0;
-        c->significant = rank == root;
+        c->rbytes = is_root ? (size_t)pn * ts : 0;
+        c->significant = rank == a->root;
         break;
     case MPIGUIDE_COLL_SCATTER:
-        c->sbytes = rank == root ? (size_t)pn * ts : 0;
+        c->sbytes = is_root ? (size_t)pn * ts : 0;
         c->rbytes = (size_t)n * ts;
         break;
     case MPIGUIDE_COLL_REDUCE_SCATTER:
@@ -179,12 +180,12 @@ int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype typ
         size_t mine = fail ? 0 : (size_t)cnt[rank] * ts, all = (size_t)off * ts;
         if (coll == MPIGUIDE_COLL_GATHERV) {
             c->rcounts = cnt, c->rdispls = dsp;
-            c->sbytes = mine, c->rbytes = rank == root ? all : 0;
+            c->sbytes = mine, c->rbytes = is_root ? all : 0;
             a->sendcount = fail ? 0 : cnt[rank];
-            c->significant = rank == root;
+            c->significant = rank == a->root;
         } else {
             c->scounts = cnt, c->sdispls = dsp;
-            c->sbytes = rank == root ? all : 0, c->rbytes = mine;
+            c->sbytes = is_root ? all : 0, c->rbytes = mine;
             a->recvcount = fail ? 0 : cnt[rank];
         }
         break;

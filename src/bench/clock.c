@@ -132,18 +132,6 @@ int mg_harness_sync_clocks(mg_harness *h, int force) {
     return rc;
 }
 
-/* More ranks on this node than online processors: spinning would starve a rank. */
-static int oversubscribed(MPI_Comm comm) {
-    MPI_Comm node;
-    int n = 1;
-    if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        PMPI_Comm_size(node, &n);
-        PMPI_Comm_free(&node);
-    }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 0 && n > cpus;
-}
-
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
     memset(h, 0, sizeof *h);
     int rc = PMPI_Comm_dup(world, &h->comm);
@@ -159,7 +147,11 @@ int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
     h->exchanges = o->exchanges;
     h->window = o->window_us * 1e-6;
     h->barrier_count = o->barrier_count;
-    h->yield = oversubscribed(h->hcomm);
+    h->batch = o->batch > 0 ? o->batch : 1;
+    /* more ranks on this node than cores: spinning would starve a rank */
+    rc = mg_machine_probe(h->hcomm, &h->machine);
+    if (rc != MPI_SUCCESS) return rc;
+    h->yield = h->machine.over;
     rc = mg_harness_sync_clocks(h, 1);
     if (rc == MPI_SUCCESS && !h->need_clock) rc = measure_slack(h);
     return rc;

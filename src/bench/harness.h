@@ -10,6 +10,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* ---- the machine: ranks per node against cores (machine.c) ---- */
+typedef struct mg_machine {
+    int node_ranks, node_cores;   /* this rank's node */
+    int over;                     /* this node has more ranks than cores */
+    int any_over;                 /* some node has (the same on every rank) */
+    int worst_ranks, worst_cores; /* the node with the most ranks beyond its cores */
+    int busy_poll;                /* MPICH, oversubscribed: its progress engine spins */
+} mg_machine;
+
+/* Collective over comm. Returns an MPI error code. */
+int mg_machine_probe(MPI_Comm comm, mg_machine *m);
+
 /* ---- harness: communicators, clock, synchronisation ---- */
 typedef struct mg_harness {
     MPI_Comm comm;  /* the calls under test run here (a duplicate of the world) */
@@ -26,6 +38,8 @@ typedef struct mg_harness {
     double slack;          /* time to agree on a start (seconds, same on all ranks) */
     double synced_at;      /* rank 0's clock at the last synchronisation */
     int yield;             /* more ranks than cores on this node: waiting loops yield */
+    mg_machine machine;
+    int64_t batch;         /* --back-to-back: calls per observation (1: single-call timing) */
 } mg_harness;
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
@@ -62,14 +76,19 @@ typedef struct mg_call {
     void *sbuf, *rbuf, *ref;
     size_t sbytes, rbytes;
     int *scounts, *sdispls, *rcounts, *rdispls;
-    int significant; /* the receive buffer holds a defined result on this rank */
+    int significant;  /* the receive buffer holds a defined result on this rank */
+    const int *roots; /* --roots: the root of the k-th call of the measurement is */
+    int nroots;       /* roots[k mod nroots] (NULL: always args.root) */
+    int64_t kroot;
 } mg_call;
 
 MPI_Datatype mg_bench_datatype(const char *name); /* MPI_DATATYPE_NULL when unknown */
 MPI_Op mg_bench_op(const char *name);             /* MPI_OP_NULL when unknown */
 /* Allocates the buffers and arguments of coll with msize bytes (elements of `type`; the
- * v-collectives take vcounts[i] elements from rank i when vcounts is not NULL). Returns 0, or
- * -1 with a reason in why (counts beyond int, out of memory). Identical outcome on all ranks. */
+ * v-collectives take vcounts[i] elements from rank i when vcounts is not NULL). root < 0: the
+ * root changes from call to call (--roots), so every rank gets the root's buffers. Returns 0,
+ * or -1 with a reason in why (counts beyond int, out of memory). Identical outcome on all
+ * ranks. */
 int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype type, MPI_Op op,
                   int root, MPI_Comm comm, const int64_t *vcounts, char *why, size_t whylen);
 void mg_call_free(mg_call *c);
@@ -111,19 +130,24 @@ int mg_obs_collect(mg_harness *h, mg_obs *o);
 typedef struct mg_raw_writer {
     int fd;
     int with_flag;
+    int section; /* the #@comm_size last written (0: none yet since opening) */
     char *buf;
     size_t cap;
 } mg_raw_writer;
 
+/* Nodes (ranks sharing memory count as one) and most ranks per node of comm; collective. */
+int mg_comm_layout(MPI_Comm comm, int *nodes, int *ppn);
 /* Header lines (#@key=value) for h and o; collective (counts nodes); text on rank 0. raw: a raw
  * file (with nrep, warmup ...), else the predicted-nrep file. */
 int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *extra, char *out,
                     size_t outlen);
 int mg_raw_open(mg_raw_writer *w, const char *path, int append, int with_flag);
 int mg_raw_write_text(mg_raw_writer *w, const char *text);
-/* All rows of one measurement in a single write (a killed run keeps whole measurements). */
+/* All rows of one measurement in a single write (a killed run keeps whole measurements); with
+ * section > 0 (--comm-sizes) preceded by `#@comm_size=section` when the file's current
+ * section differs. */
 int mg_raw_write_meas(mg_raw_writer *w, const char *test, const char *alg, int64_t msize,
-                      const double *rt, const int *flag, int64_t n);
+                      const double *rt, const int *flag, int64_t n, int section);
 void mg_raw_close(mg_raw_writer *w);
 
 /* ---- the measurements of a run ---- */
@@ -134,6 +158,7 @@ typedef struct mg_job {
     int done;       /* complete in the file being resumed */
     int table_cell; /* --table (table.c): 1 + the cell this measurement fills; 0: none */
     int problem;    /* --table: problem type of the counts (v-collectives) or of the padding */
+    int q;          /* --comm-sizes: the sub-communicator's size; 0: the whole job, no section */
 } mg_job;
 
 typedef struct mg_joblist {

@@ -131,8 +131,10 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
                 }
             }
             for (int a = 0; !rc && a < na; a++)
-                if (mg_add_job(l, (mg_job){coll, ids[a], names[a], sizes[s], nrep, 0, 0, 0}))
-                    rc = 1;
+                for (int k = 0; !rc && k < (o->ncomm_sizes ? o->ncomm_sizes : 1); k++)
+                    if (mg_add_job(l, (mg_job){coll, ids[a], names[a], sizes[s], nrep, 0, 0, 0,
+                                               o->ncomm_sizes ? o->comm_sizes[k] : 0}))
+                        rc = 1;
         }
     }
     if (rc == 1) mg_say(rank, 1, "bench", "out of memory");

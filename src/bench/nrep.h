@@ -30,6 +30,7 @@ typedef struct mg_nrep_state {
     int64_t nlo, nhi;
     double *means, *medians;          /* rings of the last w values */
     double rse, cov_mean, cov_median; /* last values (NaN until defined) */
+    int done; /* mg_nrep_add returned 1: the rule passed or max was reached */
 } mg_nrep_state;
 
 void mg_nrep_rule_default(mg_nrep_rule *r); /* rse 0.025; cov 0.01, w 20; 20..1000 step 10 */
@@ -51,6 +52,11 @@ int mg_nrep_asia_second_batch(const double *v, size_t b1, double thres);
 int64_t mg_nrep_asia(double t1, double l, int64_t k, int64_t max);
 
 /* ---- `mpiguide nrep` options ---- */
+/* Time budget of one prediction when --rt-bench-time-ms is not given: a rule that never holds
+ * (heavy-tailed timings on a loaded machine) would otherwise run to the maximum count, and
+ * with round-time synchronisation every observation there waits for the agreed start. */
+#define MG_NREP_DEFAULT_BUDGET_MS 5000.0
+
 typedef struct mg_nrep_opts {
     mg_bench_opts bench; /* calls, algorithms, sizes, sync, datatype, op, root, output ... */
     mg_nrep_rule rule;

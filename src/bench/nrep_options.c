@@ -27,9 +27,25 @@ static int split(const char *s, char items[][32], int max) {
 
 /* Bench options that make sense for a prediction; the others are rejected by name. */
 static const char *const shared[] = {
-    "calls-list", "algs",      "msizes-list", "msize-interval", "root",         "root-proc",
-    "op",         "operation", "datatype",    "proc-sync",      "runtime-type", "output-file",
-    "quiet",      "warmup",    "seed",        "fitpoints",      "exchanges",    "rt-barrier-count",
+    "calls-list",
+    "algs",
+    "msizes-list",
+    "msize-interval",
+    "root",
+    "root-proc",
+    "op",
+    "operation",
+    "datatype",
+    "proc-sync",
+    "runtime-type",
+    "output-file",
+    "quiet",
+    "warmup",
+    "seed",
+    "fitpoints",
+    "exchanges",
+    "rt-barrier-count",
+    "rt-bench-time-ms",
     "help",
 };
 
@@ -179,6 +195,7 @@ int mg_nrep_parse(int argc, char *const *argv, mg_nrep_opts *o, char *err, size_
     if (!rc) rc = mg_bench_parse(npass, pass, &o->bench, err, errlen);
     free(pass);
     if (rc) return rc;
+    if (o->bench.time_ms <= 0) o->bench.time_ms = MG_NREP_DEFAULT_BUDGET_MS;
     if (o->bench.sync == MG_SYNC_WINDOW)
         return mg_perr_fail(&e, "--proc-sync",
                             "window needs fixed repetition counts; use roundtime, "
@@ -285,6 +302,7 @@ void mg_nrep_write_method(FILE *f, const mg_nrep_opts *o) {
     }
     fprintf(f, "#@bounds=min:%lld,max:%lld,step:%lld\n#@predictions=%d\n", (long long)r->min,
             (long long)r->max, (long long)r->step, o->predictions);
+    fprintf(f, "#@rt_bench_time_ms=%g\n", o->bench.time_ms);
 }
 
 const char mg_nrep_usage[] =
@@ -298,6 +316,9 @@ const char mg_nrep_usage[] =
     "  --var-win=W[,W...]          windows of the COV methods (default 20)\n"
     "  --rep-prediction=min=N,max=N,step=N     bounds (default 20,1000,10; hpcasia 10,100000,1)\n"
     "  --predictions=N             predictions per (call, msize); the maximum is written\n"
+    "  --rt-bench-time-ms=T        time budget of one prediction (default 5000); when it\n"
+    "                              runs out first, the observations made so far are the\n"
+    "                              prediction and a warning says so\n"
     "  --t1-thres=T                hpcasia: RSE of the 1-byte phase (default 0.01)\n"
     "  --batch-thres=T             hpcasia: RSE that makes batch b2 unnecessary (default 0.05)\n"
     "  --b1=N --b2=N --k=K         hpcasia: batch sizes (5, 5) and minimum nrep (10)\n"

@@ -145,12 +145,12 @@ int mg_nrep_add(mg_nrep_state *s, double x) {
     s->cov_mean = s->n >= wm ? mg_nrep_cov_of(s->means, (size_t)wm) : INFINITY;
     s->cov_median = s->n >= wd ? mg_nrep_cov_of(s->medians, (size_t)wd) : INFINITY;
 
-    if (s->n >= s->r.max) return 1;
+    if (s->n >= s->r.max) return s->done = 1;
     if (s->n < s->r.min || (s->n - s->r.min) % s->r.step) return 0;
     const double value[MG_NREP_NMETHODS] = {s->rse, s->cov_mean, s->cov_median};
     for (int m = 0; m < MG_NREP_NMETHODS; m++)
         if ((s->r.methods & (1u << m)) && !(value[m] < s->r.thres[m])) return 0;
-    return 1;
+    return s->done = 1;
 }
 
 /* ---- HPC Asia 2018 ---- */

@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "harness.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +45,13 @@ static int prepare(nrepctx *x, const mg_job *j, int64_t msize, mg_call *c) {
     return rc == MPI_SUCCESS ? 0 : -1;
 }
 
-/* Runs observations until the rule (on rank 0) stops them; *n: the valid observations fed to
- * the rule, *sum: their total time (rank 0; broadcast). */
-static int run_rule(nrepctx *x, mg_call *c, const mg_nrep_rule *rule, int64_t *n, double *sum) {
+/* Runs observations until the rule (on rank 0) stops them or the time budget of one
+ * prediction (--rt-bench-time-ms) is spent; *n: the valid observations fed to the rule, *sum:
+ * their total time (rank 0; broadcast). A prediction cut by the budget is what was observed,
+ * with a warning naming `what`: without the budget, a rule that never holds on a loaded machine
+ * ran to the maximum count, each round-time observation waiting tens of ms for its start. */
+static int run_rule(nrepctx *x, mg_call *c, const mg_nrep_rule *rule, const char *what, int64_t *n,
+                    double *sum) {
     mg_nrep_state st;
     mg_obs obs;
     int bad = mg_obs_alloc(&obs, rule->max, x->h.rank) != 0;
@@ -54,12 +59,20 @@ static int run_rule(nrepctx *x, mg_call *c, const mg_nrep_rule *rule, int64_t *n
     int any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, x->h.hcomm);
     if (any) return MPI_ERR_NO_MEM;
-    mg_obs_plan plan = {rule->max, 0.0, x->h.rank == 0 ? &st : NULL, 1};
+    double budget = x->no->bench.time_ms / 1000.0;
+    mg_obs_plan plan = {rule->max, budget, x->h.rank == 0 ? &st : NULL, 1};
+    double t0 = MPI_Wtime();
     int rc = mg_observe(&x->h, c, &plan, &obs);
+    int cut = MPI_Wtime() - t0 >= budget; /* rank 0 took the stop decision on this clock */
     double res[2] = {0.0, 0.0};
     if (x->h.rank == 0) {
         res[0] = (double)st.n;
         res[1] = st.mean * (double)st.n;
+        if (rc == MPI_SUCCESS && !st.done && cut)
+            mg_say(0, 0, what,
+                   "the rule did not hold within the time budget of %g ms (--rt-bench-time-ms); "
+                   "predicted %lld, the valid observations made",
+                   x->no->bench.time_ms, (long long)st.n);
         mg_nrep_end(&st);
     }
     mg_obs_free(&obs);
@@ -122,8 +135,11 @@ static int asia_t1(nrepctx *x, const mg_job *j, double *t1) {
     for (int k = 0; k < x->no->predictions && rc == MPI_SUCCESS; k++) {
         int64_t n;
         double sum = 0.0;
+        char what[300];
+        snprintf(what, sizeof what, "%s %s %lld (t1 phase)", mpiguide_collective_name(j->coll),
+                 j->algname, (long long)smallest);
         rc = mg_harness_sync_clocks(&x->h, 0);
-        if (rc == MPI_SUCCESS) rc = run_rule(x, &c, &rule, &n, &sum);
+        if (rc == MPI_SUCCESS) rc = run_rule(x, &c, &rule, what, &n, &sum);
         if (sum > *t1) *t1 = sum;
     }
     mg_call_free(&c);
@@ -147,7 +163,10 @@ static int predict(nrepctx *x, const mg_job *j, double t1, int64_t *nrep) {
             n = mg_nrep_asia(t1, l, x->no->k, x->no->rule.max);
         } else {
             double sum;
-            rc = run_rule(x, &c, &x->no->rule, &n, &sum);
+            char what[300];
+            snprintf(what, sizeof what, "%s %s %lld", mpiguide_collective_name(j->coll), j->algname,
+                     (long long)j->msize);
+            rc = run_rule(x, &c, &x->no->rule, what, &n, &sum);
         }
         if (n > *nrep) *nrep = n;
     }

@@ -26,6 +26,24 @@ const char *mg_runtime_name(int runtime) {
     return runtime == MG_RUNTIME_GLOBAL ? "global" : "local";
 }
 
+void mg_bench_roots_text(const mg_bench_opts *o, char *buf, size_t len) {
+    size_t at = 0;
+    buf[0] = 0;
+    if (o->roots_rotate) {
+        snprintf(buf, len, "rotate");
+        return;
+    }
+    if (!o->nroots) {
+        snprintf(buf, len, "%d", o->root);
+        return;
+    }
+    for (int i = 0; i < o->nroots && at < len; i++) {
+        int k = snprintf(buf + at, len - at, "%s%d", i ? "," : "", o->roots[i]);
+        if (k < 0) break;
+        at += (size_t)k;
+    }
+}
+
 /* ---- defaults, copy, free ---- */
 static const int64_t default_msizes[] = {1, 8, 64, 512, 4096, 32768};
 
@@ -51,6 +69,10 @@ static void free_list(char **v, int n) {
 }
 
 void mg_bench_opts_free(mg_bench_opts *o) {
+    free(o->comm_sizes);
+    free(o->roots);
+    o->comm_sizes = o->roots = NULL;
+    o->ncomm_sizes = o->nroots = 0;
     free(o->calls);
     free_list(o->algs, o->nalgs);
     free(o->msizes);
@@ -68,10 +90,22 @@ static char *dup_or_null(const char *s, int *fail) {
     return d;
 }
 
+static int *dup_ints(const int *v, int n, int *fail) {
+    if (!n) return NULL;
+    int *d = malloc(sizeof(int) * (size_t)n);
+    if (d)
+        memcpy(d, v, sizeof(int) * (size_t)n);
+    else
+        *fail = 1;
+    return d;
+}
+
 int mg_bench_opts_copy(mg_bench_opts *dst, const mg_bench_opts *src) {
     int fail = 0;
     *dst = *src;
     dst->calls = NULL, dst->algs = NULL, dst->msizes = NULL;
+    dst->comm_sizes = dup_ints(src->comm_sizes, src->ncomm_sizes, &fail);
+    dst->roots = dup_ints(src->roots, src->nroots, &fail);
     dst->nrep_file = dup_or_null(src->nrep_file, &fail);
     dst->output_file = dup_or_null(src->output_file, &fail);
     if (src->ncalls) {
@@ -92,6 +126,8 @@ int mg_bench_opts_copy(mg_bench_opts *dst, const mg_bench_opts *src) {
     }
     if (fail) {
         dst->nalgs = dst->algs ? dst->nalgs : 0;
+        dst->ncomm_sizes = dst->comm_sizes ? dst->ncomm_sizes : 0;
+        dst->nroots = dst->roots ? dst->nroots : 0;
         mg_bench_opts_free(dst);
         return -1;
     }
@@ -167,6 +203,27 @@ static int interval_item(mg_perr *e, const char *opt, const char *s, void *ctx) 
     return mg_perr_fail(e, opt, "unknown key '%.*s' (min, max, step)", (int)k, s);
 }
 
+/* One value of a list of ranks or sizes; duplicates are refused (they would measure twice). */
+typedef struct int_list {
+    int **v;
+    int *n;
+    int lo;
+} int_list;
+
+static int int_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
+    int_list *l = ctx;
+    int64_t x;
+    int rc = mg_opt_i64(e, opt, s, l->lo, 1 << 24, 0, &x);
+    if (rc) return rc;
+    for (int i = 0; i < *l->n; i++)
+        if ((*l->v)[i] == (int)x) return mg_perr_fail(e, opt, "%lld listed twice", (long long)x);
+    int *d = realloc(*l->v, sizeof(int) * (size_t)(*l->n + 1));
+    if (!d) return mg_perr_fail(e, opt, "out of memory");
+    *l->v = d;
+    d[(*l->n)++] = (int)x;
+    return 0;
+}
+
 static int summary_item(mg_perr *e, const char *opt, const char *s, void *ctx) {
     unsigned *m = ctx;
     if (!strcmp(s, "min"))
@@ -221,6 +278,10 @@ enum optid {
     O_WINDOW,
     O_FITPOINTS,
     O_EXCHANGES,
+    O_INTERLEAVE,
+    O_COMM_SIZES,
+    O_ROOTS,
+    O_BACK_TO_BACK,
     O_HELP
 };
 
@@ -262,6 +323,10 @@ static const struct {
     {"window-size", O_WINDOW, ARG_REQUIRED},
     {"fitpoints", O_FITPOINTS, ARG_REQUIRED},
     {"exchanges", O_EXCHANGES, ARG_REQUIRED},
+    {"interleave", O_INTERLEAVE, ARG_REQUIRED},
+    {"comm-sizes", O_COMM_SIZES, ARG_REQUIRED},
+    {"roots", O_ROOTS, ARG_REQUIRED},
+    {"back-to-back", O_BACK_TO_BACK, ARG_REQUIRED},
     {"help", O_HELP, ARG_NONE},
 };
 
@@ -413,6 +478,25 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         if ((rc = mg_opt_i64(e, opt, v, 1, 100000, 0, &n))) return rc;
         o->exchanges = (int)n;
         return 0;
+    case O_INTERLEAVE:
+        o->interleave_given = 1;
+        return mg_opt_i64(e, opt, v, 0, 1000000, 0, &o->interleave);
+    case O_COMM_SIZES: {
+        free(o->comm_sizes);
+        o->comm_sizes = NULL, o->ncomm_sizes = 0;
+        int_list l = {&o->comm_sizes, &o->ncomm_sizes, 1};
+        return mg_opt_each(e, opt, v, int_item, &l);
+    }
+    case O_ROOTS: {
+        free(o->roots);
+        o->roots = NULL, o->nroots = 0;
+        o->roots_rotate = v && !strcmp(v, "rotate");
+        if (o->roots_rotate) return 0;
+        int_list l = {&o->roots, &o->nroots, 0};
+        return mg_opt_each(e, opt, v, int_item, &l);
+    }
+    case O_BACK_TO_BACK:
+        return mg_opt_i64(e, opt, v, 1, 1000000, 0, &o->batch);
     case O_HELP:
         o->help = 1;
         return 0;
@@ -444,8 +528,18 @@ static int validate(mg_perr *e, mg_bench_opts *o) {
         return mg_perr_fail(e, "--table",
                             "cannot be combined with --resume (the table needs every "
                             "measurement of this run)");
+    if (o->table && o->interleave)
+        return mg_perr_fail(e, "--interleave",
+                            "cannot be combined with --table (each cell is its own measurement)");
     if (o->table && o->nrep_file)
         return mg_perr_fail(e, "--table", "takes --nrep, not --nrep-file");
+    if (o->root_given && (o->roots_rotate || o->nroots))
+        return mg_perr_fail(e, "--roots",
+                            "cannot be combined with --root (one root or a sequence)");
+    if (o->table && (o->ncomm_sizes || o->roots_rotate || o->nroots || o->batch))
+        return mg_perr_fail(e, "--table",
+                            "measures the paper's fixed conditions (no --comm-sizes, --roots, "
+                            "--back-to-back)");
     if (o->table && o->ncalls) {
         int v = 0;
         for (int i = 0; i < o->ncalls; i++)
@@ -542,6 +636,8 @@ const char mg_bench_usage[] =
     "  --op=OP, --operation=OP     reduction op (default MPI_BOR)\n"
     "  --datatype=T                base datatype (default MPI_BYTE)\n"
     "  --shuffle, --shuffle-jobs   random order of (call, algorithm, size)\n"
+    "  --interleave=B              the algorithms of one (call, size) alternate in batches\n"
+    "                              of B observations (ABBA); budget: theirs together\n"
     "  --seed=S                    seed of --shuffle and random problems\n"
     "  --proc-sync=M               mpibarrier (MPI_Barrier), dissemination\n"
     "                              (dissem_barrier), window, roundtime (default)\n"
@@ -554,6 +650,12 @@ const char mg_bench_usage[] =
     "  --verify                    check each algorithm's result against the default\n"
     "  --warmup=N                  unrecorded calls before each measurement (default 1)\n"
     "  --quiet                     no progress on stderr\n"
+    "  --comm-sizes=Q1,Q2          also measure on sub-communicators of Q ranks (the first Q\n"
+    "                              in node order, so whole nodes), in this launch; rows\n"
+    "                              after `#@comm_size=Q` (default: the whole job only)\n"
+    "  --roots=rotate|R1,R2,...    root of call k: k mod Q, or R[k mod n] (rooted calls)\n"
+    "  --back-to-back=N            time N consecutive calls as one observation (per-call\n"
+    "                              time = total / N), as loops in applications call them\n"
     "  --irregular=TYPE --b=B --rho=R  problem types for Gatherv/Scatterv: same, random,\n"
     "                              spikes, decreasing, alternating, twoblocks (b in MPI_INT)\n"
     "  --table                     with --irregular=TYPE|all: Traff's Tables 1-5 (MPI_Gather on\n"

@@ -61,6 +61,15 @@ typedef struct mg_bench_opts {
     int table;                /* --table (src/bench/table.c) */
     double window_us;         /* --window-size (microseconds); 0: automatic */
     int fitpoints, exchanges; /* clock synchronisation: fit points, ping-pongs per point */
+    int64_t interleave;       /* --interleave: batch size; 0: one measurement after another */
+    int interleave_given;     /* --interleave was given (check's lines interleave by default) */
+    /* The application's conditions (docs/benchmark.md "Measuring like an application"): */
+    int ncomm_sizes;  /* --comm-sizes: sub-communicators of MPI_COMM_WORLD that keep node */
+    int *comm_sizes;  /* locality, measured in this launch; 0 entries: the whole job only */
+    int roots_rotate; /* --roots=rotate: call k has root k mod p */
+    int nroots;       /* --roots=R1,R2,...: call k has root R[k mod n] */
+    int *roots;
+    int64_t batch; /* --back-to-back=N: N consecutive calls timed as one; 0: one call */
     int help;
 } mg_bench_opts;
 
@@ -77,6 +86,8 @@ int mg_bench_opts_copy(mg_bench_opts *dst, const mg_bench_opts *src);
 
 const char *mg_sync_name(int sync);       /* "mpibarrier", ... */
 const char *mg_runtime_name(int runtime); /* "local", "global" */
+/* The #@roots value of the options: "rotate", "R1,R2,...", or the fixed root ("0"). */
+void mg_bench_roots_text(const mg_bench_opts *o, char *buf, size_t len);
 
 /* Whether option NAME (without the leading dashes, len bytes) exists and takes a value: -1
  * unknown, 0 a flag, 1 a required value, 2 an optional value (`--summary[=...]`). */

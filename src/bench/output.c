@@ -24,23 +24,28 @@ static void add(char *out, size_t len, size_t *pos, const char *fmt, ...) {
     if (k > 0) *pos += (size_t)k;
 }
 
-int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *extra, char *out,
-                    size_t outlen) {
+int mg_comm_layout(MPI_Comm comm, int *nodes, int *ppn) {
     /* nodes: ranks sharing memory form one node; ppn: the most ranks on a node */
     MPI_Comm node;
-    int rc = PMPI_Comm_split_type(h->hcomm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc != MPI_SUCCESS) return rc;
-    int nrank, nsize, in[2], sums[2];
+    int nrank, nsize, in[2], sums[2] = {0, 0};
     PMPI_Comm_rank(node, &nrank);
     PMPI_Comm_size(node, &nsize);
     PMPI_Comm_free(&node);
     in[0] = nrank == 0;
     in[1] = nsize;
+    rc = PMPI_Allreduce(&in[0], &sums[0], 1, MPI_INT, MPI_SUM, comm);
+    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&in[1], &sums[1], 1, MPI_INT, MPI_MAX, comm);
+    *nodes = sums[0], *ppn = sums[1];
+    return rc;
+}
+
+int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *extra, char *out,
+                    size_t outlen) {
     int nodes, ppn;
-    rc = PMPI_Allreduce(&in[0], &sums[0], 1, MPI_INT, MPI_SUM, h->hcomm);
-    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&in[1], &sums[1], 1, MPI_INT, MPI_MAX, h->hcomm);
+    int rc = mg_comm_layout(h->hcomm, &nodes, &ppn);
     if (rc != MPI_SUCCESS || h->rank != 0) return rc;
-    nodes = sums[0], ppn = sums[1];
 
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "unknown", host[MPI_MAX_PROCESSOR_NAME] = "";
     int len = 0;
@@ -66,12 +71,25 @@ int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *
     }
     add(out, outlen, &pos, "#@datatype=%s\n#@operation=%s\n#@root_proc=%d\n", o->datatype, o->op,
         o->root);
+    char roots[256];
+    mg_bench_roots_text(o, roots, sizeof roots);
+    add(out, outlen, &pos, "#@roots=%s\n", roots);
+    if (o->batch)
+        add(out, outlen, &pos, "#@timing=back-to-back\n#@batch=%lld\n", (long long)o->batch);
+    else
+        add(out, outlen, &pos, "#@timing=single\n");
     if (raw) add(out, outlen, &pos, "#@warmup=%lld\n", (long long)o->warmup);
     if (raw && o->irregular[0])
         add(out, outlen, &pos, "#@irregular=%s\n#@rho=%g\n", o->irregular, o->rho);
     add(out, outlen, &pos, "#@mpi_library=%s\n#@hostname=%s\n#@date=%s\n", version, host, date);
     add(out, outlen, &pos, "#@mpiguide_version=%s\n", MPIGUIDE_VERSION);
     add(out, outlen, &pos, "#@launcher=%s\n", mg_launcher(NULL));
+    /* said once per file: timings of more ranks than cores are not trustworthy */
+    const mg_machine *m = &h->machine;
+    add(out, outlen, &pos, "#@oversubscribed=%d\n", m->any_over);
+    if (m->any_over)
+        add(out, outlen, &pos, "#@node_ranks=%d\n#@node_cores=%d\n#@busy_poll=%d\n", m->worst_ranks,
+            m->worst_cores, m->busy_poll);
     if (extra) add(out, outlen, &pos, "%s", extra);
     return MPI_SUCCESS;
 }
@@ -106,8 +124,8 @@ int mg_raw_write_text(mg_raw_writer *w, const char *text) {
 }
 
 int mg_raw_write_meas(mg_raw_writer *w, const char *test, const char *alg, int64_t msize,
-                      const double *rt, const int *flag, int64_t n) {
-    size_t row = strlen(test) + strlen(alg) + 80, need = row * (size_t)(n > 0 ? n : 1);
+                      const double *rt, const int *flag, int64_t n, int section) {
+    size_t row = strlen(test) + strlen(alg) + 80, need = row * (size_t)(n > 0 ? n : 1) + 40;
     if (need > w->cap) {
         char *b = realloc(w->buf, need);
         if (!b) return -1;
@@ -115,6 +133,10 @@ int mg_raw_write_meas(mg_raw_writer *w, const char *test, const char *alg, int64
         w->cap = need;
     }
     size_t pos = 0;
+    if (section > 0 && section != w->section) {
+        pos = (size_t)snprintf(w->buf, w->cap, "#@comm_size=%d\n", section);
+        w->section = section;
+    }
     for (int64_t i = 0; i < n; i++) {
         int k = w->with_flag ? snprintf(w->buf + pos, w->cap - pos, "%s %s %lld %lld %.10f %d\n",
                                         test, alg, (long long)i, (long long)msize, rt[i], flag[i])

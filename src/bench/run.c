@@ -1,12 +1,14 @@
-/* `mpiguide bench`: turns options into a list of measurements (call, algorithm, msize), checks
- * everything that can be wrong before the first observation (algorithm names, root, the nrep
- * file, the file to resume), then measures each one in turn and writes its rows. */
+/* `mpiguide bench`: turns options into a list of measurements (call, algorithm, msize and, with
+ * --comm-sizes, the sub-communicator), checks everything that can be wrong before the first
+ * observation (algorithm names, roots, communicator sizes, the nrep file, the file to resume),
+ * then measures each one in turn and writes its rows. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "harness.h"
 #include "rawdata/scan.h"
 #include "summary.h"
 #include "algorithms/irregular/problems.h"
+#include "runstate.h"
 #include "table.h"
 #include "util/file.h"
 #include <errno.h>
@@ -78,7 +80,7 @@ static int load_resume(const mg_bench_opts *o, int p, mg_harness *h, mg_joblist 
         *fresh = s.nkeys == 0;
         for (int i = 0; i < l->n; i++)
             l->v[i].done = mg_raw_done(&s, mpiguide_collective_name(l->v[i].coll), l->v[i].algname,
-                                       l->v[i].msize);
+                                       l->v[i].msize, l->v[i].q);
         if (s.keep < len && truncate(o->output_file, (off_t)s.keep)) {
             mg_say(0, 1, o->output_file, "cannot cut the unfinished measurement (--resume)");
             rc = 1;
@@ -96,21 +98,82 @@ static int bcast_status(int st, MPI_Comm comm) {
     return st;
 }
 
-/* ---- one measurement ---- */
-typedef struct runstate {
-    const mg_bench_opts *o;
-    mg_harness h;
-    mg_raw_writer w;
-    int write_raw, summary_header;
-    MPI_Datatype type;
-    MPI_Op op;
-    uint64_t seed;
-    int exit;
-    mg_progress pr;
-    mg_irrtab *table; /* --table */
-} runstate;
+/* ---- sub-communicators (--comm-sizes) ---- */
 
-static void print_summary(runstate *rs, const mg_job *j, const mg_obs *o) {
+/* One size below the job's: its members measure on a harness of their own. */
+typedef mg_subcomm subcomm;
+
+/* This rank's place when the ranks are ordered by node (a node is the ranks sharing memory,
+ * nodes in the order of their lowest world rank) and by world rank within a node: the first q
+ * places form the sub-communicator of size q, so it fills whole nodes and keeps each node's
+ * ranks together, as an application's split by contiguous ranks does under the usual
+ * block placement. */
+static int node_position(int rank, int p, int *pos) {
+    MPI_Comm local;
+    int rc = PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    if (rc != MPI_SUCCESS) return rc;
+    int me[2] = {rank, rank};
+    rc = PMPI_Bcast(&me[0], 1, MPI_INT, 0, local); /* the node's lowest world rank */
+    PMPI_Comm_free(&local);
+    int *all = malloc(sizeof(int) * 2 * (size_t)p);
+    if (!all) return MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) rc = PMPI_Allgather(me, 2, MPI_INT, all, 2, MPI_INT, MPI_COMM_WORLD);
+    *pos = 0;
+    for (int i = 0; i < p; i++)
+        *pos += all[2 * i] < me[0] || (all[2 * i] == me[0] && all[2 * i + 1] < me[1]);
+    free(all);
+    return rc;
+}
+
+/* Creates the sub-communicators of o->comm_sizes below p with their harnesses and the
+ * `#@comm_layout` header (rank 0, which is in every one). Collective over the world. */
+static int make_subcomms(const mg_bench_opts *o, int rank, int p, subcomm **out, int *nout,
+                         char *layout, size_t len) {
+    int pos = 0, rc = node_position(rank, p, &pos), n = 0;
+    subcomm *v = calloc((size_t)o->ncomm_sizes + 1, sizeof *v);
+    if (!v) return MPI_ERR_NO_MEM;
+    size_t at = (size_t)snprintf(layout, len, "#@comm_layout=");
+    for (int k = 0; rc == MPI_SUCCESS && k < o->ncomm_sizes; k++) {
+        int q = o->comm_sizes[k], nodes = 0, ppn = 0;
+        MPI_Comm comm = MPI_COMM_WORLD;
+        subcomm *s = q < p ? &v[n++] : NULL;
+        if (s) {
+            s->q = q;
+            s->member = pos < q;
+            rc = PMPI_Comm_split(MPI_COMM_WORLD, s->member ? 0 : MPI_UNDEFINED, pos, &comm);
+            if (rc == MPI_SUCCESS && s->member) rc = mg_harness_init(&s->h, comm, o);
+        }
+        if (rc == MPI_SUCCESS && (!s || s->member)) rc = mg_comm_layout(comm, &nodes, &ppn);
+        if (s && s->member) PMPI_Comm_free(&comm);
+        if (rank == 0 && at < len)
+            at +=
+                (size_t)snprintf(layout + at, len - at, "%s%d:%dx%d", k ? "," : "", q, nodes, ppn);
+    }
+    if (at < len) snprintf(layout + at, len - at, "\n");
+    *out = v;
+    *nout = n;
+    return rc;
+}
+
+/* After a measurement on a sub-communicator: the ranks outside it wait here without spinning
+ * (a spinning rank takes a core from the measured ones when ranks outnumber cores), and every
+ * rank learns whether the measurement failed. */
+static int settle(MPI_Comm world, int failed) {
+    int all = 0, done = 0;
+    MPI_Request req;
+    int rc = PMPI_Iallreduce(&failed, &all, 1, MPI_INT, MPI_MAX, world, &req);
+    while (rc == MPI_SUCCESS && !done) {
+        rc = PMPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done) nanosleep(&(struct timespec){0, 20000}, NULL);
+    }
+    return rc != MPI_SUCCESS || all;
+}
+
+/* ---- one measurement ---- */
+typedef mg_runstate runstate;
+
+static void print_summary(runstate *rs, const mg_job *j, const double *rt, const int *flag,
+                          int64_t n_obs) {
     unsigned m = rs->o->summary;
     if (!rs->summary_header) {
         printf("# test alg msize n_valid%s%s%s%s\n", m & MG_SUMMARY_MIN ? " min" : "",
@@ -118,11 +181,11 @@ static void print_summary(runstate *rs, const mg_job *j, const mg_obs *o) {
                m & MG_SUMMARY_MEAN ? " mean" : "", m & MG_SUMMARY_MAX ? " max" : "");
         rs->summary_header = 1;
     }
-    double *v = malloc(sizeof(double) * (size_t)(o->n ? o->n : 1));
+    double *v = malloc(sizeof(double) * (size_t)(n_obs ? n_obs : 1));
     if (!v) return;
     size_t n = 0;
-    for (int64_t i = 0; i < o->n; i++)
-        if (o->gflag[i] == 0) v[n++] = o->runtime[i];
+    for (int64_t i = 0; i < n_obs; i++)
+        if (flag[i] == 0) v[n++] = rt[i];
     mg_bench_summary s;
     mg_bench_summarize(v, n, &s);
     printf("%s %s %lld %zu", mpiguide_collective_name(j->coll), j->algname, (long long)j->msize, n);
@@ -148,24 +211,34 @@ static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     return counts;
 }
 
-static int measure(runstate *rs, const mg_job *j) {
-    mg_harness *h = &rs->h;
+mg_harness *mg_meas_harness(runstate *rs, const mg_job *j) {
+    for (int k = 0; k < rs->nsub; k++)
+        if (rs->sub[k].q == j->q) return rs->sub[k].member ? &rs->sub[k].h : NULL;
+    return &rs->h;
+}
+
+int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_obs *obs,
+                 int *ready) {
+    mg_harness *h = mg_meas_harness(rs, j);
+    *ready = 0;
+    if (!h) return MPI_SUCCESS; /* not in this sub-communicator */
     const mg_bench_opts *o = rs->o;
+    int rooted = mg_coll_is_rooted(j->coll), seq = rooted && (o->roots_rotate || o->nroots);
     const char *cname = mpiguide_collective_name(j->coll);
     char why[200] = "", where[300];
     snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
-    int rc = mg_harness_sync_clocks(h, 0);
-    if (rc != MPI_SUCCESS) return rc;
-
     int irregular = j->table_cell || (o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV ||
                                                           j->coll == MPIGUIDE_COLL_SCATTERV));
     int64_t *vcounts = problem_counts(rs, j, h->p);
-    mg_call c;
-    int bad = mg_call_setup(&c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
-                            o->root, h->comm, vcounts, why, sizeof why) != 0;
+    int bad = mg_call_setup(c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
+                            seq ? -1 : o->root, h->comm, vcounts, why, sizeof why) != 0;
+    if (!bad && seq) {
+        c->roots = o->roots_rotate ? rs->rotate : o->roots;
+        c->nroots = o->roots_rotate ? h->p : o->nroots;
+        c->args.root = c->roots[0];
+    }
     free(vcounts);
-    mg_obs obs;
-    int obs_bad = bad || mg_obs_alloc(&obs, j->nrep, h->rank) != 0;
+    int obs_bad = bad || mg_obs_alloc(obs, obs_cap, h->rank) != 0;
     int any_bad;
     PMPI_Allreduce(&obs_bad, &any_bad, 1, MPI_INT, MPI_MAX, h->hcomm);
     if (any_bad) {
@@ -174,15 +247,16 @@ static int measure(runstate *rs, const mg_job *j) {
                why[0] ? why
                       : "out of memory for the "
                         "observation arrays");
-        if (!bad) mg_call_free(&c);
-        if (!obs_bad) mg_obs_free(&obs);
+        if (!bad) mg_call_free(c);
+        if (!obs_bad) mg_obs_free(obs);
         return MPI_SUCCESS;
     }
 
     /* probe: does the algorithm itself run (the decision is the same on every rank)? */
     int outcome = MPIGUIDE_RAN_DEFAULT;
     unsigned declined = 0;
-    rc = j->alg == MG_CALL_TUNED ? c.run(&c) : mpiguide_run(j->alg, &c.args, &outcome, &declined);
+    int rc =
+        j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, &declined);
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
         mg_progress_clear(&rs->pr);
@@ -190,11 +264,11 @@ static int measure(runstate *rs, const mg_job *j) {
                outcome == MPIGUIDE_FALLBACK_MEMORY ? "scratch need beyond size_msg_buffer_bytes"
                : outcome == MPIGUIDE_FALLBACK_OFF  ? "mpiguide is not initialised"
                                                    : "the algorithm declines these arguments");
-        goto out;
+        goto fail;
     }
     if (rc == MPI_SUCCESS && o->verify && j->alg != mpiguide_default_algorithm(j->coll)) {
         int bad_rank;
-        rc = mg_call_verify(&c, h->rank, &bad_rank);
+        rc = mg_call_verify(c, h->rank, &bad_rank);
         if (rc == MPI_SUCCESS && h->rank == 0) {
             mg_progress_clear(&rs->pr);
             if (bad_rank < 0) {
@@ -205,23 +279,42 @@ static int measure(runstate *rs, const mg_job *j) {
             }
         }
     }
-    for (int64_t i = 1; rc == MPI_SUCCESS && i < o->warmup; i++) rc = c.run(&c);
-    if (rc != MPI_SUCCESS) goto out;
+    for (int64_t i = 1; rc == MPI_SUCCESS && i < o->warmup; i++) rc = c->run(c);
+    if (rc != MPI_SUCCESS) goto fail;
+    *ready = 1;
+    return MPI_SUCCESS;
+fail:
+    mg_call_free(c);
+    mg_obs_free(obs);
+    return rc;
+}
 
-    mg_obs_plan plan = {j->nrep, o->time_ms / 1000.0, NULL, 0};
+void mg_meas_write(runstate *rs, const mg_job *j, const double *rt, const int *flag, int64_t n) {
+    const mg_bench_opts *o = rs->o;
+    const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
+    if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
+                          mg_raw_write_meas(&rs->w, mpiguide_collective_name(j->coll), j->algname,
+                                            j->msize, rt, flag, n, j->q))) {
+        mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
+    if (o->summary) print_summary(rs, j, rt, flag, n);
+    if (j->table_cell) mg_irrtab_note(rs->table, j, rt, flag, n);
+}
+
+static int measure(runstate *rs, const mg_job *j) {
+    mg_harness *h = mg_meas_harness(rs, j);
+    if (!h) return MPI_SUCCESS; /* not in this sub-communicator */
+    int rc = mg_harness_sync_clocks(h, 0), ready;
+    if (rc != MPI_SUCCESS) return rc;
+    mg_call c;
+    mg_obs obs;
+    rc = mg_meas_open(rs, j, j->nrep, &c, &obs, &ready);
+    if (rc != MPI_SUCCESS || !ready) return rc;
+    mg_obs_plan plan = {j->nrep, rs->o->time_ms / 1000.0, NULL, 0};
     if ((rc = mg_observe(h, &c, &plan, &obs)) != MPI_SUCCESS) goto out;
     if ((rc = mg_obs_collect(h, &obs)) != MPI_SUCCESS) goto out;
-    if (h->rank == 0) {
-        const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
-        if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
-                              mg_raw_write_meas(&rs->w, cname, j->algname, j->msize, obs.runtime,
-                                                obs.gflag, obs.n))) {
-            mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
-            rs->exit = 1;
-        }
-        if (o->summary) print_summary(rs, j, &obs);
-        if (j->table_cell) mg_irrtab_note(rs->table, j, obs.runtime, obs.gflag, obs.n);
-    }
+    if (h->rank == 0) mg_meas_write(rs, j, obs.runtime, obs.gflag, obs.n);
 out:
     mg_call_free(&c);
     mg_obs_free(&obs);
@@ -244,11 +337,25 @@ int mg_bench_run(const mg_bench_opts *o) {
     rs.o = o;
     rs.type = mg_bench_datatype(o->datatype);
     rs.op = mg_bench_op(o->op);
-    int st = 0;
-    if (o->root >= p) {
-        mg_say(rank, 1, "--root", "%d is not a rank of %d processes", o->root, p);
+    int st = 0, smallest = p;
+    for (int k = 0; k < o->ncomm_sizes; k++) {
+        if (o->comm_sizes[k] > p) {
+            mg_say(rank, 1, "--comm-sizes", "%d is more than the %d processes of this job",
+                   o->comm_sizes[k], p);
+            return 2;
+        }
+        if (o->comm_sizes[k] < smallest) smallest = o->comm_sizes[k];
+    }
+    if (o->root >= smallest) {
+        mg_say(rank, 1, "--root", "%d is not a rank of %d processes", o->root, smallest);
         return 2;
     }
+    for (int k = 0; k < o->nroots; k++)
+        if (o->roots[k] >= smallest) {
+            mg_say(rank, 1, "--roots", "%d is not a rank of %d processes%s", o->roots[k], smallest,
+                   o->ncomm_sizes ? " (the smallest of --comm-sizes)" : "");
+            return 2;
+        }
     mg_nrep_table nt = {0, NULL};
     if (o->nrep_file) {
         if (rank == 0) st = load_nrep(o, &nt);
@@ -261,13 +368,20 @@ int mg_bench_run(const mg_bench_opts *o) {
     mg_joblist jobs = {0, 0, NULL};
     st = o->table ? 0 : mg_build_jobs(o, o->nrep_file ? &nt : NULL, &jobs, rank);
     mg_nrep_table_free(&nt);
+    rs.rotate = st ? NULL : malloc(sizeof(int) * (size_t)p);
+    if (!st && !rs.rotate) st = 1;
     if (st) {
         free(jobs.v);
         return st;
     }
-    if (mg_harness_init(&rs.h, MPI_COMM_WORLD, o) != MPI_SUCCESS) {
+    for (int i = 0; i < p; i++) rs.rotate[i] = i;
+    char layout[4096] = "";
+    if (mg_harness_init(&rs.h, MPI_COMM_WORLD, o) != MPI_SUCCESS ||
+        (o->ncomm_sizes &&
+         make_subcomms(o, rank, p, &rs.sub, &rs.nsub, layout, sizeof layout) != MPI_SUCCESS)) {
         mg_say(rank, 1, "bench", "synchronisation set-up failed");
         free(jobs.v);
+        free(rs.rotate);
         return 1;
     }
 
@@ -300,9 +414,9 @@ int mg_bench_run(const mg_bench_opts *o) {
     if (o->shuffle) mg_bench_shuffle(order, jobs.n, seed);
 
     /* header and output */
-    char extra[200];
-    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n", (unsigned long long)seed,
-             o->shuffle);
+    char extra[4400];
+    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n%s",
+             (unsigned long long)seed, o->shuffle, (long long)o->interleave, layout);
     char *header = malloc(8192);
     if (header && mg_bench_header(&rs.h, o, 1, extra, header, 8192) != MPI_SUCCESS) st = 1;
     rs.write_raw = o->output_file || (!o->summary && !o->table);
@@ -322,17 +436,38 @@ int mg_bench_run(const mg_bench_opts *o) {
     int64_t todo = 0;
     for (int i = 0; i < jobs.n; i++) todo += !jobs.v[i].done;
     mg_progress_begin(&rs.pr, todo, o->quiet, rank);
-    for (int k = 0; k < jobs.n; k++) {
-        const mg_job *j = &jobs.v[order[k]];
+    mg_job *group = o->interleave ? malloc(sizeof(mg_job) * (size_t)(jobs.n ? jobs.n : 1)) : NULL;
+    for (int k = 0; k < jobs.n && !(o->interleave && !group); k++) {
+        mg_job *j = &jobs.v[order[k]];
         if (j->done) continue;
         mg_progress_step(&rs.pr, mpiguide_collective_name(j->coll), j->algname, j->msize);
-        if (measure(&rs, j) != MPI_SUCCESS) {
+        int ng = 1, rc;
+        if (group) { /* --interleave: every algorithm of this (call, msize) together */
+            ng = 0;
+            for (int i = k; i < jobs.n; i++) {
+                mg_job *g = &jobs.v[order[i]];
+                if (g->done || g->coll != j->coll || g->msize != j->msize || g->q != j->q) continue;
+                group[ng++] = *g;
+                g->done = 1;
+            }
+            rc = mg_measure_interleaved(&rs, group, ng);
+        } else {
+            rc = measure(&rs, j);
+        }
+        int failed = rc != MPI_SUCCESS;
+        if (j->q && j->q < p) failed = settle(rs.h.hcomm, failed);
+        if (failed) {
             mg_say(rank, 1, "bench", "an MPI call failed; stopping");
             st = 1;
             break;
         }
-        rs.pr.done++;
+        rs.pr.done += ng;
     }
+    if (o->interleave && !group) {
+        mg_say(rank, 1, "bench", "out of memory");
+        st = 1;
+    }
+    free(group);
     mg_progress_end(&rs.pr);
     if (!st && rs.table && rank == 0) mg_irrtab_print(rs.table, stdout);
     if (!st) st = rs.exit;
@@ -342,6 +477,10 @@ finish_order:
 finish:
     if (rank == 0) mg_raw_close(&rs.w);
     mg_harness_free(&rs.h);
+    for (int k = 0; k < rs.nsub; k++)
+        if (rs.sub[k].member) mg_harness_free(&rs.sub[k].h);
+    free(rs.sub);
+    free(rs.rotate);
     mg_irrtab_free(rs.table);
     free(jobs.v);
     return st;

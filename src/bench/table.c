@@ -110,7 +110,7 @@ int mg_irrtab_jobs(const mg_bench_opts *o, int p, uint64_t seed, mg_irrtab **tp,
                 int64_t elems = c == COL_PLAIN ? (p > 0 ? mpad / p : 0) : b;
                 mg_job j = {
                     coll, alg, name, elems * (int64_t)sizeof(int), o->nrep, 0, cell_of(r, s, c),
-                    type};
+                    type, 0};
                 rc = mg_add_job(l, j) != 0;
             }
         }

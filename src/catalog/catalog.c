@@ -96,3 +96,39 @@ int mg_op_allowed(const char *op, const char *type) {
     char c = type_cat(type);
     return cats && c && strchr(cats, c) != NULL;
 }
+
+/* ---- op classes ---- */
+static const struct {
+    const char *name;
+    int opclass;
+} op_class_table[] = {
+    {"MPI_MAX", MG_OPC_MINMAX},      {"MPI_MIN", MG_OPC_MINMAX},    {"MPI_SUM", MG_OPC_ARITH},
+    {"MPI_PROD", MG_OPC_ARITH},      {"MPI_LAND", MG_OPC_LOGIC},    {"MPI_LOR", MG_OPC_LOGIC},
+    {"MPI_LXOR", MG_OPC_LOGIC},      {"MPI_BAND", MG_OPC_BIT},      {"MPI_BOR", MG_OPC_BIT},
+    {"MPI_BXOR", MG_OPC_BIT},        {"MPI_MINLOC", MG_OPC_LOC},    {"MPI_MAXLOC", MG_OPC_LOC},
+    {"MPI_REPLACE", MG_OPC_REPLACE}, {"MPI_NO_OP", MG_OPC_REPLACE},
+};
+#define NOPCLASS (sizeof op_class_table / sizeof op_class_table[0])
+
+const char *const mg_op_names_all[MG_NOPS_ALL] = {
+    "MPI_MAX",  "MPI_MIN", "MPI_SUM",  "MPI_PROD",   "MPI_LAND",   "MPI_LOR",     "MPI_LXOR",
+    "MPI_BAND", "MPI_BOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
+
+int mg_op_class(const char *name) {
+    if (name && !strcmp(name, "user")) return MG_OPC_USER;
+    for (size_t i = 0; name && i < NOPCLASS; i++)
+        if (!strcmp(name, op_class_table[i].name)) return op_class_table[i].opclass;
+    return MG_OPC_NONE;
+}
+
+const char *mg_opclass_name(int opclass) {
+    static const char *const names[MG_OPC_COUNT] = {"none", "arith", "minmax",  "logic",
+                                                    "bit",  "loc",   "replace", "user"};
+    return opclass >= 0 && opclass < MG_OPC_COUNT ? names[opclass] : "none";
+}
+
+const char *mg_library_kind(const char *version) {
+    if (strstr(version, "Open MPI")) return "openmpi";
+    if (strstr(version, "MPICH")) return "mpich";
+    return "unknown";
+}

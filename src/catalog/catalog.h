@@ -137,4 +137,31 @@ int mg_op_known(const char *name);
 /* 1 when MPI allows op on the datatype (MPI-3.1 section 5.9.2). */
 int mg_op_allowed(const char *op, const char *type);
 
+/* Classifies a MPI_Get_library_version string: "openmpi", "mpich" or "unknown" (the library's
+ * check of the running MPI, and `plan --from` with a record of another MPI). */
+const char *mg_library_kind(const char *version);
+
+/* ---- op classes: what a measurement with one op says about calls with another ----
+ * Reductions whose ops do the same kind of work per element cost alike; tuned mode applies a
+ * profile to a reduction only when the op class of the call is the one the profile was
+ * measured with (MPIGUIDE_MATCH, docs/interception.md). 0 is "no op" (not a reduction). */
+enum mg_opclass {
+    MG_OPC_NONE,
+    MG_OPC_ARITH,   /* MPI_SUM, MPI_PROD */
+    MG_OPC_MINMAX,  /* MPI_MIN, MPI_MAX */
+    MG_OPC_LOGIC,   /* MPI_LAND, MPI_LOR, MPI_LXOR */
+    MG_OPC_BIT,     /* MPI_BAND, MPI_BOR, MPI_BXOR */
+    MG_OPC_LOC,     /* MPI_MINLOC, MPI_MAXLOC */
+    MG_OPC_REPLACE, /* MPI_REPLACE, MPI_NO_OP */
+    MG_OPC_USER,    /* a user-defined op */
+    MG_OPC_COUNT
+};
+/* Class of an op named as in MPI ("MPI_SUM") or "user"; MG_OPC_NONE when unknown. */
+int mg_op_class(const char *name);
+const char *mg_opclass_name(int opclass); /* "arith", ...; "none" */
+/* The predefined ops by index, for tables keyed by handle (src/intercept/ops.def lists the
+ * same ops in the same order). */
+#define MG_NOPS_ALL 14
+extern const char *const mg_op_names_all[MG_NOPS_ALL];
+
 #endif

@@ -144,15 +144,21 @@ int mg_cmd_check(int argc, char **argv) {
     barrier.quiet = c.r.quiet;
     rc = mg_bench_run(&barrier);
     mg_bench_opts_free(&barrier);
+    int *colls = malloc(sizeof(int) * (size_t)(nplan ? nplan : 1));
+    for (int i = 0; colls && i < nplan; i++) colls[i] = v[i].calls[0];
+    if (!colls) rc = 1;
     for (int i = 0; i < nplan && !rc; i++) {
         if (rank == 0 && !c.r.quiet)
             fprintf(stderr, "mpiguide check: [%d/%d] %s\n", i + 1, nplan,
                     mg_coll_name(v[i].calls[0]));
-        snprintf(path, sizeof path, "%s/%s.dat", dir, mg_coll_name(v[i].calls[0]));
+        char stem[128];
+        mg_line_stem(colls, i, stem, sizeof stem);
+        snprintf(path, sizeof path, "%s/%s.dat", dir, stem);
         free(v[i].output_file);
         v[i].output_file = strdup(path);
         rc = mg_bench_run(&v[i]);
     }
+    free(colls);
     if (!rc && c.analyze && rank == 0) {
         char *dirs[1] = {(char *)c.r.outdir};
         c.r.an.outdir = c.r.outdir;

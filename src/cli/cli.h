@@ -16,5 +16,6 @@ int mg_cmd_analyze(int argc, char **argv);
 int mg_cmd_compare(int argc, char **argv);
 int mg_cmd_simulate(int argc, char **argv);
 int mg_cmd_profile(int argc, char **argv);
+int mg_cmd_plan(int argc, char **argv);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "analyze/analyze.h"
 #include "bench/options.h"
+#include "record/plan.h"
 
 /* Parses the input text (file name fname for messages) into one bench option set per line:
  * that collective, every algorithm, shuffled order. Every caller parsing the same text reaches
@@ -11,6 +12,10 @@
 int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_bench_opts **out,
                   int *n);
 void mg_check_plan_free(mg_bench_opts *v, int n);
+/* The name of input line i's raw file (without .dat), from the lines' collectives: the MPI
+ * name, and NAME-K for the K-th line of the same collective (a plan from a record has one
+ * line per communicator size), so no line overwrites another's rows. */
+void mg_line_stem(const int *colls, int i, char *buf, size_t len);
 
 /* Options `check` and `tune` share: input file, output directory, quiet, analysis flags. */
 typedef struct mg_run_opts {
@@ -25,6 +30,20 @@ void mg_run_opts_init(mg_run_opts *o);
 int mg_run_opts_parse(int argc, char **argv, int i, mg_run_opts *o, const char *cmd);
 /* 0 when -f and -o were given, else 2 after a message. */
 int mg_run_opts_require(const mg_run_opts *o, const char *cmd);
+
+/* Flag helpers shared by the subcommands' parsers: the value of `--name=V`, `--name V` or
+ * `-x V` (*used: arguments taken; NULL when missing); a number in [lo, hi] (else a message
+ * naming opt, -1); whether arg is `name` or `name=...`. */
+const char *mg_flag_value(int argc, char **argv, int i, const char *name, int *used);
+int mg_flag_number(const char *opt, const char *v, double lo, double hi, double *out);
+int mg_flag_is(const char *arg, const char *name);
+
+/* `plan` and `tune --for`: one planning flag at argv[i] (--cover, --np, --nrep, --time-ms,
+ * --back-to-back); used arguments, 0 when not one, -1 after a message. */
+int mg_plan_parse_flag(int argc, char **argv, int i, mg_plan_opts *o);
+/* Reads the record, plans and writes the input file to out (NULL: stdout); messages on
+ * stderr. Returns the exit code (2: bad record or plan, 1: not written). */
+int mg_plan_write(const char *record, const mg_plan_opts *o, const char *out);
 
 /* Parses one analysis flag at argv[i] into o. Returns how many arguments it used (1 or 2),
  * 0 when argv[i] is not an analysis flag, -1 after printing an error about its value. */

@@ -1,5 +1,5 @@
 /* `mpiguide compare OUTDIR_A OUTDIR_B` (no MPI): two libraries or machines side by side per
- * (collective, size), with their quality scores. */
+ * (collective, size), with their quality scores and the agreement of their profiles. */
 #include "analyze/analyze.h"
 #include "cli.h"
 #include "cli_check.h"
@@ -11,7 +11,8 @@
     "usage: mpiguide compare [options] OUTDIR_A OUTDIR_B\n"                                        \
     "Analyses both directories' raw data (as mpiguide analyze, writing nothing) and prints\n"      \
     "per (collective, size) each side's default median and fastest violating mock-up, the\n"       \
-    "ratio of the defaults, and both quality scores.\n"                                            \
+    "ratio of the defaults, and both quality scores; then how far the two profiles/\n"             \
+    "agree: same choice, different choice, only in one, and their Jaccard index.\n"                \
     "  -t N, --alpha A, --min-gain G, --correction C   as for analyze\n"                           \
     "  -s               CSV instead of aligned tables\n"                                           \
     "  --exit-code      exit 3 when either side has pattern violations\n"

@@ -15,6 +15,7 @@ static const struct {
     {"nrep", mg_cmd_nrep, "under mpirun: predict the repetitions each measurement needs"},
     {"check", mg_cmd_check, "under mpirun: measure every algorithm of an input file, analyse"},
     {"tune", mg_cmd_tune, "launch check R times, write profiles, validate the tuned library"},
+    {"plan", mg_cmd_plan, "no MPI: the check input file for a record (MPIGUIDE_RECORD)"},
     {"analyze", mg_cmd_analyze, "no MPI: tables, summary, profiles, report from raw data"},
     {"compare", mg_cmd_compare, "no MPI: two OUTDIRs (libraries, machines) side by side"},
     {"profile", mg_cmd_profile, "no MPI: `profile check FILE|DIR` validates tuned-mode profiles"},

@@ -1,92 +1,115 @@
-/* The measurement plan of `check` and `tune`: one set of benchmark options per input line,
- * each validated (collective, every option) before anything is measured. */
+/* `mpiguide plan --from RECORD [--cover F] [-o FILE]`: no MPI. Reads a record written with
+ * MPIGUIDE_RECORD and writes the check input file that measures what the application spent
+ * its collective time on, under its conditions (src/record/plan.c; docs/record.md). `tune
+ * --for RECORD` runs the same plan before tuning. */
+#include "cli.h"
 #include "cli_check.h"
-#include "check_input.h"
+#include "record/plan.h"
 #include "util/diag.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_bench_opts **out,
-                  int *n) {
-    mg_input in;
-    char err[600];
-    if (mg_input_parse(text, fname, &in, err, sizeof err)) {
-        if (talk) mg_error(NULL, "%s", err);
-        return 2;
-    }
-    if (in.n == 0) {
-        if (talk) mg_error(fname, "no collective listed");
-        mg_input_free(&in);
-        return 2;
-    }
-    int lines = in.n;
-    mg_bench_opts *v = calloc((size_t)lines, sizeof *v);
-    int rc = v ? 0 : 1;
-    for (int i = 0; i < in.n && !rc; i++) {
-        const mg_input_line *l = &in.lines[i];
-        char where[256];
-        snprintf(where, sizeof where, "%s:%d", fname, l->lineno);
-        mg_bench_defaults(&v[i]);
-        if (mg_bench_parse(l->argc, l->argv, &v[i], err, sizeof err)) {
-            if (talk) mg_error(where, "%s", err);
-            rc = 2;
-            break;
+#define PLAN_USAGE                                                                                 \
+    "usage: mpiguide plan --from RECORD [options]\n"                                               \
+    "Writes the check input file (docs/check.md) for the calls of an application recorded\n"       \
+    "with MPIGUIDE_RECORD: the collectives, communicator sizes and message sizes that take\n"      \
+    "the given share of its collective time, the recorded sizes and the powers of two\n"           \
+    "around them, with the recorded datatype, op, roots and back-to-back calls.\n"                 \
+    "  --from RECORD     the record (required)\n"                                                  \
+    "  -o FILE           write the input file there (default: standard output)\n"                  \
+    "  --cover F         share of the recorded collective time to plan for (default 0.95)\n"       \
+    "  --np N            processes of the check job (default: the record's)\n"                     \
+    "  --nrep N          observations per measurement (default 100)\n"                             \
+    "  --time-ms T       time budget per measurement (default 500)\n"                              \
+    "  --back-to-back N  calls per observation where the application called back to back\n"        \
+    "                    (default 8; 1: always single calls)\n"                                    \
+    "Exit 2 for a record that is truncated, not a record, of another MPI, or of more\n"            \
+    "processes than --np.\n"
+
+int mg_plan_parse_flag(int argc, char **argv, int i, mg_plan_opts *o) {
+    const char *a = argv[i];
+    int used = 1;
+    double x;
+    static const struct {
+        const char *name;
+        double lo, hi;
+    } flags[] = {{"--cover", 1e-6, 1},
+                 {"--np", 1, 1 << 24},
+                 {"--nrep", 1, 1e9},
+                 {"--time-ms", 1e-3, 1e9},
+                 {"--back-to-back", 1, 1e6}};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        if (!mg_flag_is(a, flags[k].name)) continue;
+        if (mg_flag_number(flags[k].name, mg_flag_value(argc, argv, i, flags[k].name, &used),
+                           flags[k].lo, flags[k].hi, &x))
+            return -1;
+        if (k == 0) o->cover = x;
+        if (k == 1) o->np = (int)x;
+        if (k == 2) o->nrep = (int64_t)x;
+        if (k == 3) o->time_ms = x;
+        if (k == 4) o->batch = (int64_t)x;
+        if (k != 0 && k != 3 && x != (double)(int64_t)x) {
+            mg_error(flags[k].name, "expected a whole number, got %g", x);
+            return -1;
         }
-        int coll = mg_coll_lookup(l->call);
-        if (coll < 0) {
-            if (talk) mg_error(where, "%s: unknown collective", l->call);
-            rc = 2;
-            break;
-        }
-        free(v[i].calls);
-        v[i].calls = malloc(sizeof(int));
-        v[i].calls[0] = coll;
-        v[i].ncalls = 1;
-        for (int k = 0; k < v[i].nalgs; k++) free(v[i].algs[k]);
-        v[i].algs = realloc(v[i].algs, sizeof(char *));
-        v[i].algs[0] = strdup(MG_ALG_ALL);
-        v[i].nalgs = 1;
-        v[i].shuffle = 1; /* interleaved order, so drift does not favour one algorithm */
-        v[i].quiet = quiet;
+        return used;
     }
-    mg_input_free(&in);
-    if (rc) {
-        mg_check_plan_free(v, lines);
-        return rc;
-    }
-    *out = v;
-    *n = lines;
     return 0;
 }
 
-void mg_check_plan_free(mg_bench_opts *v, int n) {
-    for (int i = 0; i < n && v; i++) mg_bench_opts_free(&v[i]);
-    free(v);
-}
-
-void mg_run_opts_init(mg_run_opts *o) {
-    *o = (mg_run_opts){0};
-    mg_analyze_opts_init(&o->an);
-}
-
-int mg_run_opts_parse(int argc, char **argv, int i, mg_run_opts *o, const char *cmd) {
-    const char *a = argv[i];
-    if ((!strcmp(a, "-f") || !strcmp(a, "-o")) && i + 1 < argc) {
-        *(a[1] == 'f' ? &o->input : &o->outdir) = argv[i + 1];
+int mg_plan_write(const char *record, const mg_plan_opts *o, const char *out) {
+    mg_record r;
+    char err[800], warn[400];
+    if (mg_record_read(record, &r, err, sizeof err)) {
+        mg_error(NULL, "%s", err);
         return 2;
     }
-    if (!strcmp(a, "--quiet")) {
-        o->quiet = 1;
-        return 1;
+    char *text = NULL;
+    int rc = mg_plan_from_record(&r, record, o, &text, warn, sizeof warn, err, sizeof err);
+    mg_record_free(&r);
+    if (rc) {
+        mg_error(NULL, "%s", err);
+        return rc;
     }
-    int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
-    if (used == 0) mg_error(a, "unknown option of %s", cmd);
-    return used > 0 ? used : -1;
+    if (warn[0]) mg_warning(record, "%s", warn);
+    FILE *f = out ? fopen(out, "w") : stdout;
+    int ok = f && fputs(text, f) >= 0;
+    if (f && f != stdout && fclose(f)) ok = 0;
+    if (!ok) mg_error(out ? out : "stdout", "cannot write the plan: %s", strerror(errno));
+    free(text);
+    return ok ? 0 : 1;
 }
 
-int mg_run_opts_require(const mg_run_opts *o, const char *cmd) {
-    if (o->input && o->outdir) return 0;
-    mg_error(cmd, "-f INPUT and -o OUTDIR are required");
-    return 2;
+int mg_cmd_plan(int argc, char **argv) {
+    mg_plan_opts o;
+    mg_plan_defaults(&o);
+    o.mpi = MG_BUILT_MPI;
+    const char *from = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int used = 1;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(PLAN_USAGE, stdout);
+            return 0;
+        } else if (mg_flag_is(a, "--from") || !strcmp(a, "-o")) {
+            const char *v = mg_flag_value(argc, argv, i, a[1] == 'o' ? "-o" : "--from", &used);
+            if (!v || !*v) {
+                mg_error(a, "missing value");
+                return 2;
+            }
+            *(a[1] == 'o' ? &out : &from) = v;
+        } else if ((used = mg_plan_parse_flag(argc, argv, i, &o)) <= 0) {
+            if (!used) mg_error(a, "unknown option of plan (mpiguide plan --help lists them)");
+            return 2;
+        }
+        i += used - 1;
+    }
+    if (!from) {
+        mg_error("plan", "--from RECORD is required");
+        fputs(PLAN_USAGE, stderr);
+        return 2;
+    }
+    return mg_plan_write(from, &o, out);
 }

@@ -17,13 +17,15 @@ static void show(const mg_profile *p, const char *file) {
     printf("%s: %s, %d processes, %d range%s\n", file, mg_coll_name(p->coll), p->p, p->nranges,
            p->nranges == 1 ? "" : "s");
     if (p->mpi_library[0] || p->nodes || p->ppn || p->datatype[0] || p->operation[0] ||
-        p->date[0]) {
+        p->date[0] || p->timing[0] || p->roots[0]) {
         printf("  measured with:");
         if (p->mpi_library[0]) printf(" mpi_library=%s", p->mpi_library);
         if (p->nodes) printf(" nodes=%d", p->nodes);
         if (p->ppn) printf(" ppn=%d", p->ppn);
         if (p->datatype[0]) printf(" datatype=%s", p->datatype);
         if (p->operation[0]) printf(" operation=%s", p->operation);
+        if (p->timing[0]) printf(" timing=%s", p->timing);
+        if (p->roots[0]) printf(" roots=%s", p->roots);
         if (p->date[0]) printf(" date=%s", p->date);
         printf("\n");
     }
@@ -40,13 +42,26 @@ static void show(const mg_profile *p, const char *file) {
     if (!vcoll || !p->nranges)
         printf("  %-28s -> default (the library's own %s)\n",
                p->nranges ? "other sizes" : "every size", mg_coll_name(p->coll));
+    /* the sizes a decision was measured for: adjacent ranges joined */
+    if (!vcoll && p->nranges) {
+        printf("  covered:");
+        for (int i = 0; i < p->nranges;) {
+            int j = i;
+            while (j + 1 < p->nranges && p->ranges[j + 1].lo == p->ranges[j].hi + 1) j++;
+            printf("%s %lld-%lld", i ? "," : "", (long long)p->ranges[i].lo,
+                   (long long)p->ranges[j].hi);
+            i = j + 1;
+        }
+        printf(" bytes\n");
+    }
 }
 
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: mpiguide profile check FILE|DIR...\n"
                "Validates performance profiles (the format of docs/interception.md) without MPI,\n"
                "as libmpiguide loads them with MPIGUIDE_PROFILES, and prints the algorithm each\n"
-               "message-size range selects. A directory means every regular file in it.\n"
+               "message-size range selects and the intervals the ranges cover (calls there run\n"
+               "a measured decision). A directory means every regular file in it.\n"
                "Exit 0 when all are valid, 2 when any problem was found (one `mpiguide: error:`\n"
                "line each).\n");
     return rc;

@@ -1,9 +1,12 @@
-/* `mpiguide tune --launcher "mpirun -n 4" -f INPUT -o OUTDIR [--launches R]`: runs without
- * mpirun. Launches `check` R times, analyses the merged launches (profiles only for violations
- * that hold on the merge), then launches a validation that measures the tuned library through
- * the real intercepted MPI_* calls (LD_PRELOAD + MPIGUIDE_PROFILES) next to the default and
- * every mock-up, interleaved, and prints Default / best mock-up / Tuned per (collective, size)
- * from the analysis (tables/tuned.txt). */
+/* `mpiguide tune --launcher "mpirun -n 4" -f INPUT|--for RECORD -o OUTDIR [--launches R]`: runs
+ * without mpirun. With --for, the input is OUTDIR/plan.txt, planned from an application's
+ * record (`mpiguide plan`). Launches `check` R times, analyses the merged launches (candidate
+ * profile entries for violations that hold on the merge), then validates them in V fresh
+ * launches (--validate-launches) that measure the tuned library through the real intercepted
+ * MPI_* calls (LD_PRELOAD + MPIGUIDE_PROFILES) against the default, interleaved in batches in
+ * one job (bench --interleave), and analyses again: an entry stays in the profiles only when it
+ * held in every validation launch (src/analyze/validate.c). Ends with the tuned table and a
+ * short verdict. */
 #define _GNU_SOURCE /* dladdr, realpath */
 #include "analyze/analyze.h"
 #include "cli.h"
@@ -22,14 +25,19 @@
 #include <unistd.h>
 
 #define TUNE_USAGE                                                                                 \
-    "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT -o OUTDIR [options]\n"               \
+    "usage: mpiguide tune --launcher \"mpirun -n 4\" -f INPUT|--for RECORD -o OUTDIR [options]\n"  \
     "Runs `mpiguide check` in R launches through the launcher, analyses the merged\n"              \
-    "launches, writes OUTDIR/profiles/, then measures the tuned library (LD_PRELOAD with\n"        \
-    "MPIGUIDE_PROFILES) against the default and every mock-up in one more launch.\n"               \
+    "launches, writes OUTDIR/profiles/, then validates every entry in V more launches that\n"      \
+    "measure the tuned library (LD_PRELOAD with MPIGUIDE_PROFILES) against the default,\n"         \
+    "interleaved; an entry is kept only when significantly faster in every one of them.\n"         \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
     "  -f INPUT         input file (as for check)\n"                                               \
+    "  --for RECORD     tune for an application: plan from its record (MPIGUIDE_RECORD) into\n"    \
+    "                   OUTDIR/plan.txt first; --cover F, --np N, --nrep N, --time-ms T,\n"        \
+    "                   --back-to-back N as for `mpiguide plan`\n"                                 \
     "  -o OUTDIR        output directory\n"                                                        \
     "  --launches R     check launches (default 3)\n"                                              \
+    "  --validate-launches V  validation launches (default 2; OUTDIR/tuned/ is replaced)\n"        \
     "  --quiet          no progress lines from the launches\n"                                     \
     "Analysis options (as mpiguide analyze): -c N, -t N, -m, -s, -v, --alpha A,\n"                 \
     "  --min-gain G, --correction holm|bh, --exit-code\n"
@@ -37,16 +45,46 @@
 typedef struct tune_opts {
     mg_run_opts r;
     const char *launcher;
-    int launches;
+    int launches, validate;
+    const char *record; /* --for */
+    mg_plan_opts plan;
+    int plan_flags; /* planning flags given */
+    char planfile[4200];
 } tune_opts;
+
+/* The value of `--NAME V` or `--NAME=V` at argv[*i] (1 .. 1000); 0 when argv[*i] is not that
+ * option, -1 after an error. */
+static int count_opt(int argc, char **argv, int *i, const char *name, int *out) {
+    const char *a = argv[*i], *v;
+    size_t n = strlen(name);
+    if (!strcmp(a, name) && *i + 1 < argc)
+        v = argv[++*i];
+    else if (!strncmp(a, name, n) && a[n] == '=')
+        v = a + n + 1;
+    else
+        return 0;
+    char *end;
+    long r = strtol(v, &end, 10);
+    if (!*v || *end || r < 1 || r > 1000) {
+        mg_error(name, "expected 1..1000, got %s", v);
+        return -1;
+    }
+    *out = (int)r;
+    return 1;
+}
 
 static int parse_tune(int argc, char **argv, tune_opts *o) {
     mg_run_opts_init(&o->r);
     o->launcher = NULL;
     o->launches = 3;
+    o->validate = 2;
+    o->record = NULL;
+    o->plan_flags = 0;
+    mg_plan_defaults(&o->plan);
+    o->plan.mpi = MG_BUILT_MPI;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int more = i + 1 < argc;
+        int more = i + 1 < argc, got;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(TUNE_USAGE, stdout);
             exit(0);
@@ -54,17 +92,23 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
             o->launcher = argv[++i];
         } else if (!strncmp(a, "--launcher=", 11)) {
             o->launcher = a + 11;
-        } else if ((!strcmp(a, "--launches") && more) || !strncmp(a, "--launches=", 11)) {
-            const char *v = a[10] == '=' ? a + 11 : argv[++i];
-            char *end;
-            long r = strtol(v, &end, 10);
-            if (*end || r < 1 || r > 1000) {
-                mg_error("--launches", "expected 1..1000, got %s", v);
+        } else if ((got = count_opt(argc, argv, &i, "--launches", &o->launches)) ||
+                   (got = count_opt(argc, argv, &i, "--validate-launches", &o->validate))) {
+            if (got < 0) return 2;
+        } else if (mg_flag_is(a, "--for")) {
+            int used;
+            o->record = mg_flag_value(argc, argv, i, "--for", &used);
+            if (!o->record || !*o->record) {
+                mg_error("--for", "missing value (the record of the application)");
                 return 2;
             }
-            o->launches = (int)r;
+            i += used - 1;
         } else {
-            int used = mg_run_opts_parse(argc, argv, i, &o->r, "tune");
+            int used = mg_plan_parse_flag(argc, argv, i, &o->plan);
+            if (used)
+                o->plan_flags = 1;
+            else
+                used = mg_run_opts_parse(argc, argv, i, &o->r, "tune");
             if (used < 0) return 2;
             i += used - 1;
         }
@@ -72,6 +116,19 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
     if (!o->launcher) {
         mg_error("tune", "--launcher is required");
         return 2;
+    }
+    if (o->record && o->r.input) {
+        mg_error("--for", "takes the place of -f (the input is planned from the record)");
+        return 2;
+    }
+    if (o->plan_flags && !o->record) {
+        mg_error("tune", "--cover, --np, --nrep, --time-ms and --back-to-back plan from a record: "
+                         "they need --for RECORD");
+        return 2;
+    }
+    if (o->record && o->r.outdir) {
+        snprintf(o->planfile, sizeof o->planfile, "%s/plan.txt", o->r.outdir);
+        o->r.input = o->planfile;
     }
     return mg_run_opts_require(&o->r, "tune");
 }
@@ -125,49 +182,67 @@ static char *read_text(const char *path) {
     return mg_file_read(path, MG_TEXT_FILE_MAX, NULL);
 }
 
-/* The validation launch of one input line: every algorithm plus `tuned`, interleaved. */
+/* Launch k of the validation of one input line: the default and `tuned` (the intercepted
+ * MPI_* call with the profiles) interleaved in batches of 10 observations, in one job. */
 static int validate_line(const tune_opts *o, const char *self, const char *lib,
-                         const mg_input_line *l) {
+                         const mg_input_line *l, int k, const char *stem) {
     char cmd[16384], arg[4200];
     snprintf(cmd, sizeof cmd, "%s env", o->launcher);
     snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
     add_quoted(cmd, sizeof cmd, arg);
     snprintf(arg, sizeof arg, "MPIGUIDE_PROFILES=%s/profiles", o->r.outdir);
     add_quoted(cmd, sizeof cmd, arg);
+    /* the profile itself is on trial, without the guard's samples of the default */
+    add_quoted(cmd, sizeof cmd, "MPIGUIDE_GUARD=0");
     add_quoted(cmd, sizeof cmd, self);
     add_quoted(cmd, sizeof cmd, "bench");
-    for (int k = 0; k < l->argc; k++) add_quoted(cmd, sizeof cmd, l->argv[k]);
+    for (int i = 0; i < l->argc; i++) add_quoted(cmd, sizeof cmd, l->argv[i]);
     snprintf(arg, sizeof arg, "--calls-list=%s", l->call);
     add_quoted(cmd, sizeof cmd, arg);
-    add_quoted(cmd, sizeof cmd, "--algs=all,tuned");
+    add_quoted(cmd, sizeof cmd, "--algs=default,tuned");
+    add_quoted(cmd, sizeof cmd, "--interleave=10");
     add_quoted(cmd, sizeof cmd, "--shuffle");
-    snprintf(arg, sizeof arg, "--output-file=%s/tuned/%s.dat", o->r.outdir, l->call);
+    snprintf(arg, sizeof arg, "--output-file=%s/tuned/launch-%d/%s.dat", o->r.outdir, k, stem);
     add_quoted(cmd, sizeof cmd, arg);
     if (o->r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
     char what[256];
-    snprintf(what, sizeof what, "validation of %s (tuned library vs default)", l->call);
+    snprintf(what, sizeof what, "validation launch %d of %d: %s, tuned library against default", k,
+             o->validate, l->call);
     return run(what, cmd, o->r.quiet);
 }
 
-/* Shows the tuned-validation table the analysis wrote (tables/tuned.txt). */
-static int print_tuned(const char *outdir) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/tables/tuned.txt", outdir);
-    char *text = read_text(path);
-    if (!text) {
-        mg_error(path, "no tuned validation table");
-        return 1;
+/* OUTDIR/tuned/ afresh with launch-1 .. launch-V: a validation of earlier profiles must not
+ * mix with this one. 0, or 1 after a message. */
+static int fresh_tuned_dir(const tune_opts *o) {
+    char dir[4200], cmd[9000] = "rm -rf";
+    snprintf(dir, sizeof dir, "%s/tuned", o->r.outdir);
+    add_quoted(cmd, sizeof cmd, dir);
+    int rc = system(cmd) != 0;
+    for (int k = 1; k <= o->validate && !rc; k++) {
+        char sub[4300], mk[9000] = "mkdir -p";
+        snprintf(sub, sizeof sub, "%s/launch-%d", dir, k);
+        add_quoted(mk, sizeof mk, sub);
+        rc = system(mk) != 0 || access(sub, W_OK) != 0;
     }
-    printf("\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default and the "
-           "best mock-up, measured in one launch:\n%s",
-           outdir, text);
-    free(text);
-    return 0;
+    if (rc) mg_error(dir, "cannot create the validation directories");
+    return rc;
 }
 
 int mg_cmd_tune(int argc, char **argv) {
     tune_opts o;
     if (parse_tune(argc, argv, &o)) return 2;
+    if (o.record) {
+        char mk[8400] = "mkdir -p";
+        add_quoted(mk, sizeof mk, o.r.outdir);
+        if (system(mk) != 0) {
+            mg_error(o.r.outdir, "cannot create the output directory");
+            return 1;
+        }
+        int prc = mg_plan_write(o.record, &o.plan, o.planfile);
+        if (prc) return prc;
+        if (!o.r.quiet)
+            fprintf(stderr, "mpiguide tune: planned from %s into %s\n", o.record, o.planfile);
+    }
     char *text = read_text(o.r.input);
     if (!text) {
         mg_error(o.r.input, "cannot read input file: %s", strerror(errno));
@@ -182,7 +257,7 @@ int mg_cmd_tune(int argc, char **argv) {
     mg_check_plan_free(plan, nplan);
     if (rc) return rc;
 
-    char self[PATH_MAX], lib[PATH_MAX], tuned[4200];
+    char self[PATH_MAX], lib[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     /* The validation preloads the very library this tool runs with (build or install tree). */
     Dl_info where;
@@ -193,11 +268,8 @@ int mg_cmd_tune(int argc, char **argv) {
         return 1;
     }
     self[len] = 0;
-    snprintf(tuned, sizeof tuned, "%s/tuned", o.r.outdir);
-    char mk[8400] = "mkdir -p";
-    add_quoted(mk, sizeof mk, tuned);
-    if (system(mk) != 0 || access(tuned, W_OK) != 0) {
-        mg_error(o.r.outdir, "cannot create the output directory");
+    /* an earlier validation in OUTDIR would prune this run's candidates: start afresh */
+    if (fresh_tuned_dir(&o)) {
         mg_input_free(&in);
         return 1;
     }
@@ -226,25 +298,28 @@ int mg_cmd_tune(int argc, char **argv) {
         o.r.an.out = stdout;
         rc = mg_analyze_dirs(&o.r.an, dirs, 1);
     }
-    int verdict = rc;
     if (rc == 0 || rc == 3) {
         rc = 0;
-        for (int i = 0; i < in.n && !rc; i++)
-            rc = validate_line(&o, self, lib, &in.lines[i]) ? 1 : 0;
+        int *colls = malloc(sizeof(int) * (size_t)(in.n ? in.n : 1));
+        for (int i = 0; colls && i < in.n; i++) colls[i] = mg_coll_lookup(in.lines[i].call);
+        if (!colls) rc = 1;
+        for (int k = 1; k <= o.validate && !rc; k++)
+            for (int i = 0; i < in.n && !rc; i++) {
+                char stem[128];
+                mg_line_stem(colls, i, stem, sizeof stem);
+                rc = validate_line(&o, self, lib, &in.lines[i], k, stem) ? 1 : 0;
+            }
+        free(colls);
         if (rc)
             mg_error("tune",
-                     "stopped; the analysis of the check launches and the profiles are in %s "
-                     "(summary.txt, profiles/, report.html)",
+                     "stopped; the analysis of the check launches and the unvalidated profiles "
+                     "are in %s (summary.txt, profiles/, report.html)",
                      o.r.outdir);
-        if (!rc) {
-            mg_analyze_opts quiet = o.r.an;
-            quiet.out = NULL;
-            int again = mg_analyze_dirs(&quiet, dirs, 1);
-            rc = again == 1 ? 1 : print_tuned(o.r.outdir);
-        }
-        if (!rc) {
-            printf("\nprofiles: %s/profiles   report: %s/report.html\n", o.r.outdir, o.r.outdir);
-            rc = verdict;
+        if (!rc) { /* again with the validation: the profiles lose what did not hold */
+            mg_analyze_opts last = o.r.an;
+            last.out = NULL;
+            last.verdict = stdout;
+            rc = mg_analyze_dirs(&last, dirs, 1);
         }
     }
     mg_input_free(&in);

@@ -7,6 +7,7 @@
 
 #ifdef MPIGUIDE_TEST_ALGORITHMS
 #include <stdlib.h>
+#include <string.h>
 /* Test builds only: MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Name makes the library's default of that
  * collective, as the benchmark and check measure it, 200 us slower, so the end-to-end test of
  * `tune` has a real violation to find and the tuned launch has a default to avoid. */
@@ -21,8 +22,22 @@ static void test_slow_default(int coll) {
     double t = PMPI_Wtime();
     while (PMPI_Wtime() - t < 200e-6) continue;
 }
+/* Test builds only: MPIGUIDE_TEST_SLOW_ALG=name makes that mock-up 200 us slower wherever it
+ * runs, so a profile entry can be made deliberately wrong for the test of the guard. */
+static void test_slow_alg(const mg_alg *A) {
+    static int read;
+    static const char *slow;
+    if (!read) {
+        slow = getenv("MPIGUIDE_TEST_SLOW_ALG");
+        read = 1;
+    }
+    if (!slow || strcmp(slow, A->name)) return;
+    double t = PMPI_Wtime();
+    while (PMPI_Wtime() - t < 200e-6) continue;
+}
 #else
 #define test_slow_default(coll) ((void)0)
+#define test_slow_alg(A)        ((void)0)
 #endif
 
 int mg_run_default(int coll, const mg_args *a) {
@@ -69,6 +84,7 @@ int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *d
 }
 
 int mg_dispatch_run(const mg_alg *A, const mg_args *a, const mg_shape *s) {
+    test_slow_alg(A);
     mg_scratch scratch = {mg_pool.msg, mg_pool.ints};
     if (mg_pool.thread_multiple) {
         int rc = mg_cscratch_get(a->comm, &scratch);

@@ -5,12 +5,6 @@
 #include <mpi.h>
 #include <string.h>
 
-const char *mg_library_kind(const char *version) {
-    if (strstr(version, "Open MPI")) return "openmpi";
-    if (strstr(version, "MPICH")) return "mpich";
-    return "unknown";
-}
-
 /* Room for any MPI's string: a library preloaded into the other MPI's program receives that
  * MPI's string, which may exceed our MPI_MAX_LIBRARY_VERSION_STRING (Open MPI 256, MPICH 8192). */
 #define MG_VERSION_ROOM                                                                            \

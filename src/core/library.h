@@ -2,6 +2,7 @@
 #ifndef MG_LIBRARY_H
 #define MG_LIBRARY_H
 
+#include "catalog/catalog.h"
 #include <mpi.h>
 
 #if defined(OPEN_MPI)
@@ -12,8 +13,6 @@
 #define MG_BUILT_FOR "unknown"
 #endif
 
-/* Classifies a MPI_Get_library_version string: "openmpi", "mpich" or "unknown". Pure. */
-const char *mg_library_kind(const char *version);
 /* 1 when the running MPI is the one this build is for; otherwise prints an error. */
 int mg_library_matches(void);
 /* The running library's version string, first line only. */

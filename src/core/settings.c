@@ -156,6 +156,15 @@ static int flag(const mg_env *env, const char *name, int *errors, mg_diag_fn dia
     return 0;
 }
 
+/* MPIGUIDE_GUARD is a safety net, on unless switched off: a bad value keeps it on. */
+static int guard_flag(const mg_env *env, int *errors, mg_diag_fn diag, void *ctx) {
+    const char *v = env->get(env->ctx, "MPIGUIDE_GUARD");
+    if (!v || !*v || !strcmp(v, "1")) return 1;
+    if (!strcmp(v, "0")) return 0;
+    *errors += say(diag, ctx, 1, "MPIGUIDE_GUARD", "expected 0 or 1, not `%s`; taken as 1", v);
+    return 1;
+}
+
 static const char *nonempty(const char *v) {
     return v && *v ? v : NULL;
 }
@@ -216,12 +225,24 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     s->strict = flag(env, "MPIGUIDE_STRICT", &errors, diag, ctx);
     s->verify = flag(env, "MPIGUIDE_VERIFY", &errors, diag, ctx);
     s->repair = flag(env, "MPIGUIDE_REPAIR", &errors, diag, ctx);
+    s->guard = guard_flag(env, &errors, diag, ctx);
     int use_argv = flag(env, "MPIGUIDE_ARGV", &errors, diag, ctx);
     const char *rep = nonempty(env->get(env->ctx, "MPIGUIDE_REPORT"));
     if (rep && strcmp(rep, "0")) {
         s->report = strcmp(rep, "1") ? MG_REPORT_FILE : MG_REPORT_STDERR;
         snprintf(report_path, plen, "%s", rep);
     }
+    const char *rec = nonempty(env->get(env->ctx, "MPIGUIDE_RECORD"));
+    if (rec && strcmp(rec, "0")) {
+        s->record = 1;
+        snprintf(s->record_path, sizeof s->record_path, "%s", rec);
+    }
+    const char *match = nonempty(env->get(env->ctx, "MPIGUIDE_MATCH"));
+    if (match && !strcmp(match, "size"))
+        s->match_size = 1;
+    else if (match && strcmp(match, "exact"))
+        errors += say(diag, ctx, 1, "MPIGUIDE_MATCH",
+                      "expected exact or size, not `%s`; taken as exact", match);
     if (!names_match_registry()) {
         errors += say(diag, ctx, 1, "libmpiguide",
                       "internal name table differs from the registry; tuning disabled");
@@ -251,6 +272,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
         size_t bytes = 0;
         if (profiles->n && mg_seltab_build(profiles, seltab, &bytes))
             errors += say(diag, ctx, 1, ppath, "profiles too large (over 1 GiB); ignored");
+        if (s->match_size) mg_seltab_match_size(*seltab);
         s->seltab_bytes = *seltab ? bytes : 0;
         for (int i = 0; i < profiles->n; i++)
             if (profiles->v[i].nodes || profiles->v[i].ppn) s->provenance = 1;

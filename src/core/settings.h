@@ -18,12 +18,16 @@ typedef struct mg_settings {
     int strict;     /* MPIGUIDE_STRICT=1 */
     int verify;     /* MPIGUIDE_VERIFY=1 */
     int repair;     /* MPIGUIDE_REPAIR=1: defaults on a known defect run a repair mock-up */
+    int guard;      /* MPIGUIDE_GUARD: tuned mode checks its entries in the run (default 1) */
     int report;     /* enum mg_report_to (the path stays on rank 0) */
     int errors;     /* configuration errors rank 0 found */
     int provenance; /* some profile records nodes/ppn to compare with this job */
+    int record;     /* MPIGUIDE_RECORD names a file (record_path, used on rank 0) */
+    int match_size; /* MPIGUIDE_MATCH=size: profiles apply whatever the datatype and op */
     int16_t forced[MPIGUIDE_COLL_COUNT]; /* algorithm id per collective, -1 when not forced */
     mg_config cfg;
     uint64_t seltab_bytes; /* size of the selection table that follows the broadcast */
+    char record_path[4096];
 } mg_settings;
 
 /* Where rank 0 finds its inputs; a table in unit tests, the process otherwise. */

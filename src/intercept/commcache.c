@@ -3,12 +3,14 @@
  * MPI calls the attribute's delete callback whenever the communicator is freed, however that
  * happens, and the entry is dropped, so a reused handle never finds stale facts. The
  * attribute's value is the opt-out flag, copied by MPI_Comm_dup as MPI-4 copies info hints.
- * Also the sizes of the predefined datatypes, which are never freed. */
+ * Also the sizes of the predefined datatypes and the classes of the predefined ops, which are
+ * never freed. */
 #include "intercept.h"
 #include <strings.h>
 
 mg_centry mg_ccache[MG_CC_SLOTS];
 mg_tentry mg_tcache[1u << MG_TC_BITS];
+mg_oentry mg_ocache[1u << MG_OC_BITS];
 
 static int keyval = MPI_KEYVAL_INVALID;
 
@@ -77,8 +79,11 @@ mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
         e->prof[c] = mg_seltab_find(&mg_rt.sel, c, p);
         e->memo[c] = 0;
         e->dtype[c] = 0;
+        e->dop[c] = 0;
         e->dcount[c] = 0;
     }
+    e->nodes = e->ppn = 0;
+    if (mg_acct_on && !inter) mg_record_layout(comm, e);
     return e;
 }
 
@@ -118,52 +123,11 @@ static void add_type(MPI_Datatype t) {
 }
 
 void mg_types_start(void) {
-    static const MPI_Datatype types[] = {MPI_CHAR,
-                                         MPI_SIGNED_CHAR,
-                                         MPI_UNSIGNED_CHAR,
-                                         MPI_BYTE,
-                                         MPI_WCHAR,
-                                         MPI_SHORT,
-                                         MPI_UNSIGNED_SHORT,
-                                         MPI_INT,
-                                         MPI_UNSIGNED,
-                                         MPI_LONG,
-                                         MPI_UNSIGNED_LONG,
-                                         MPI_LONG_LONG,
-                                         MPI_UNSIGNED_LONG_LONG,
-                                         MPI_FLOAT,
-                                         MPI_DOUBLE,
-                                         MPI_LONG_DOUBLE,
-                                         MPI_INT8_T,
-                                         MPI_INT16_T,
-                                         MPI_INT32_T,
-                                         MPI_INT64_T,
-                                         MPI_UINT8_T,
-                                         MPI_UINT16_T,
-                                         MPI_UINT32_T,
-                                         MPI_UINT64_T,
-                                         MPI_C_BOOL,
-                                         MPI_C_FLOAT_COMPLEX,
-                                         MPI_C_DOUBLE_COMPLEX,
-                                         MPI_AINT,
-                                         MPI_OFFSET,
-                                         MPI_COUNT,
-                                         MPI_FLOAT_INT,
-                                         MPI_DOUBLE_INT,
-                                         MPI_LONG_INT,
-                                         MPI_2INT,
-                                         MPI_SHORT_INT,
-                                         MPI_PACKED,
-                                         MPI_INTEGER,
-                                         MPI_REAL,
-                                         MPI_DOUBLE_PRECISION,
-                                         MPI_COMPLEX,
-                                         MPI_DOUBLE_COMPLEX,
-                                         MPI_LOGICAL,
-                                         MPI_CHARACTER,
-                                         MPI_2INTEGER,
-                                         MPI_2REAL,
-                                         MPI_2DOUBLE_PRECISION};
+    static const MPI_Datatype types[] = {
+#define MG_TYPE(T) T,
+#include "types.def"
+#undef MG_TYPE
+    };
     memset(mg_tcache, 0, sizeof mg_tcache);
     /* A type this MPI lacks must not abort start-up through MPI_ERRORS_ARE_FATAL. */
     MPI_Errhandler old = MPI_ERRHANDLER_NULL;
@@ -172,4 +136,19 @@ void mg_types_start(void) {
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) add_type(types[i]);
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, old);
     PMPI_Errhandler_free(&old);
+    /* the predefined ops, in the order of the catalog's names (their classes come from there) */
+    static const MPI_Op ops[] = {
+#define MG_OP(O) O,
+#include "ops.def"
+#undef MG_OP
+    };
+    _Static_assert(sizeof ops / sizeof ops[0] == MG_NOPS_ALL, "ops.def and the catalog differ");
+    _Static_assert(MG_NOPS_ALL <= (1u << MG_OC_BITS) / 2, "op cache too small");
+    memset(mg_ocache, 0, sizeof mg_ocache);
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        uintptr_t k = mg_hbits(&ops[i], sizeof ops[i]);
+        uint32_t h = mg_hslot(k, MG_OC_BITS);
+        while (mg_ocache[h].key && mg_ocache[h].key != k) h = (h + 1) & ((1u << MG_OC_BITS) - 1);
+        if (k) mg_ocache[h] = (mg_oentry){k, (int16_t)mg_op_class(mg_op_names_all[i]), (int16_t)i};
+    }
 }

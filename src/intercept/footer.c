@@ -2,6 +2,7 @@
  * fixed-size table of (collective, msize) -> algorithm that ran last, `#@pgmpi config` lines,
  * and `#@mpiguide calls` counters. Counts are rank 0's own calls, except the verification
  * counters, which are summed over all ranks. */
+#include "guard.h"
 #include "intercept.h"
 #include "core/comm_scratch.h"
 #include "util/diag.h"
@@ -14,9 +15,10 @@ _Atomic uint64_t mg_counts[MPIGUIDE_COLL_COUNT][MG_N_COUNT];
 int mg_report_on;
 
 static const char *const counter_names[MG_N_COUNT] = {
-    "total",           "mockup",        "fallback_memory", "fallback_args", "fallback_threads",
-    "fallback_userop", "fallback_pool", "optout",          "large_count",   "other",
-    "fallback_defect", "known_defect",  "repaired",        "verified",      "verify_mismatch"};
+    "total",           "mockup",         "fallback_memory", "fallback_args", "fallback_threads",
+    "fallback_userop", "fallback_pool",  "optout",          "large_count",   "other",
+    "guard_default",   "other_type",     "fallback_defect", "known_defect",  "repaired",
+    "verified",        "verify_mismatch"};
 
 #define SEEN_BITS  10
 #define SEEN_SLOTS (1u << SEEN_BITS)
@@ -126,6 +128,8 @@ void mg_report_write(void) {
         }
         fprintf(f, "%s\n", line);
     }
+    mg_guard_report(f);
+    mg_record_report(f);
     if (f != stderr)
         fclose(f);
     else

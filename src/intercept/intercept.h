@@ -9,6 +9,7 @@
 #include "core/settings.h"
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The slow half of a wrapper: kept out of line and out of interprocedural optimisation, so the
@@ -26,13 +27,40 @@
 extern unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 /* MPI_THREAD_MULTIPLE: counters use atomic increments, the communicator cache is bypassed. */
 extern int mg_threads;
-/* Per collective: every call takes the general path (MPI_THREAD_MULTIPLE, a report to fill, or
- * MPIGUIDE_REPAIR=1 with a known defect of the running MPI in this collective). */
-extern unsigned char mg_general[MPIGUIDE_COLL_COUNT];
+/* mg_threads, or a record to fill (MPIGUIDE_RECORD): every call takes the general path. */
+extern int mg_general;
+/* Per collective: every call is checked against the known defects of the running MPI (they are
+ * counted in the report, or MPIGUIDE_REPAIR=1 repairs them): the general path, and such calls
+ * are never memoised as repeatable defaults, so mg_repeat never sees them. */
+extern unsigned char mg_checked[MPIGUIDE_COLL_COUNT];
+/* MPIGUIDE_RECORD: the general path times each call and accounts it by (collective,
+ * communicator, datatype, op, size) for the record and the report's coverage lines. */
+extern int mg_acct_on;
+
+/* How the selection of a call went (what "covered" means in the record and the report). */
+enum mg_selection {
+    MG_SEL_NONE,      /* no profile for (collective, p), or a forced algorithm */
+    MG_SEL_RANGE,     /* a range of the profile holds the size: its algorithm (or default) */
+    MG_SEL_NORANGE,   /* the profile has no range for this size: the default */
+    MG_SEL_OTHERTYPE, /* the profile was measured with another element size or op class */
+    MG_SEL_FALLBACK   /* a range chose a mock-up, which fell back to the default */
+};
+
+/* What the general path found out about one call, for the accounting (record.c). */
+typedef struct mg_callinfo {
+    int64_t msize;     /* docs/dev/interfaces.md section 1; -1 when not known (bad arguments) */
+    int esize;         /* MPI_Type_size of the datatype that defines the size (0 for v-colls) */
+    MPI_Datatype type; /* that datatype */
+    int p;             /* communicator size */
+    const void *e;     /* its cache entry (mg_centry), NULL without one */
+    int sel;           /* enum mg_selection */
+    int mockup;        /* a mock-up ran */
+} mg_callinfo;
 
 /* Handles the call when a mock-up runs: returns 1 with its result in *rc. Returns 0 when the
- * caller must run the library's own collective (selection said default, or a fallback). */
-int mg_intercept(int coll, const mg_args *a, int *rc);
+ * caller must run the library's own collective (selection said default, or a fallback). ci
+ * (may be NULL) receives what the accounting needs. */
+int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci);
 
 /* Called by the MPI_Init wrappers after PMPI_Init / by MPI_Finalize before PMPI_Finalize. */
 void mg_intercept_start(int argc, char **argv);
@@ -50,6 +78,8 @@ enum mg_counter {
     MG_N_OPTOUT,     /* the communicator has mpiguide_off=true */
     MG_N_LARGE,      /* MPI-4 large-count call whose size does not fit int */
     MG_N_OTHER,      /* message size found no room in the alg-line table */
+    MG_N_GUARD,      /* the guard ran the default instead of the entry's mock-up */
+    MG_N_OTHER_TYPE, /* the profile was measured with another element size or op class */
     MG_N_FB_DEFECT,  /* the mock-up declined: an inner call would meet a known MPI defect */
     MG_N_DEFECT,     /* the library's own collective was due on a known-defect condition */
     MG_N_REPAIRED,   /* ... and MPIGUIDE_REPAIR=1 ran a repair mock-up instead */
@@ -87,9 +117,12 @@ typedef struct mg_centry {
     uint64_t memo[MPIGUIDE_COLL_COUNT]; /* last (msize + 1) << 16 | (alg + 1) looked up */
     /* Last call that ran the default, by (recvtype handle, recvcount), for the collectives
      * whose size every rank takes from those two: a repeat needs no size computation. Only
-     * predefined types (never freed, so a handle always means the same size) are kept. */
+     * predefined types (never freed, so a handle always means the same size) are kept. For
+     * reductions also the op handle, whose class a profile may ask for (MPIGUIDE_MATCH). */
     uintptr_t dtype[MPIGUIDE_COLL_COUNT];
+    uintptr_t dop[MPIGUIDE_COLL_COUNT];
     int32_t dcount[MPIGUIDE_COLL_COUNT];
+    int32_t nodes, ppn; /* the communicator's layout, only while accounting (record.c) */
 } mg_centry;
 
 #define MG_CC_SLOTS 64
@@ -152,6 +185,31 @@ static inline int mg_type_size(MPI_Datatype t, int *size) {
 }
 void mg_types_start(void);
 
+/* ---- op classes: predefined ops from a table filled at start, anything else is a user op ---- */
+#define MG_OC_BITS 5
+typedef struct mg_oentry {
+    uintptr_t key;
+    int16_t opclass; /* enum mg_opclass (catalog) */
+    int16_t idx;     /* index into mg_op_names_all */
+} mg_oentry;
+extern mg_oentry mg_ocache[1u << MG_OC_BITS];
+
+/* Class of op (MG_OPC_USER for any op not in the table); *idx its name index, -1 for a user
+ * op. No MPI call. */
+static inline int mg_ocache_get(MPI_Op op, int *idx) {
+    uintptr_t k = mg_hbits(&op, sizeof op);
+    for (uint32_t h = mg_hslot(k, MG_OC_BITS);; h = (h + 1) & ((1u << MG_OC_BITS) - 1)) {
+        if (mg_ocache[h].key == k && k) {
+            *idx = mg_ocache[h].idx;
+            return mg_ocache[h].opclass;
+        }
+        if (!mg_ocache[h].key) {
+            *idx = -1;
+            return MG_OPC_USER;
+        }
+    }
+}
+
 /* ---- MPIGUIDE_VERIFY ---- */
 /* Runs the default and then the mock-up on the same input, compares the outputs, counts; the
  * caller's buffers end up with the mock-up's result. */
@@ -162,40 +220,58 @@ extern _Atomic uint64_t *mg_lasthit;
 
 /* Message size per docs/dev/interfaces.md section 1; -1 when the datatype is invalid or a count
  * negative (the library's own collective then reports the error). v-collectives select by
- * communicator size only and are recorded under 0. */
-static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p) {
+ * communicator size only and are recorded under 0. *esize and *t: the datatype that defines
+ * the size and its size (0 and MPI_DATATYPE_NULL for v-collectives). */
+static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p, int *esize,
+                                    MPI_Datatype *t) {
     int64_t count;
-    MPI_Datatype t;
+    *esize = 0;
+    *t = MPI_DATATYPE_NULL;
     if (mg_coll_is_v(coll)) return 0;
-    mg_call_source(coll, a, rank, p, &count, &t);
-    int ts = 0;
-    if (count < 0 || mg_type_size(t, &ts) != MPI_SUCCESS || ts < 0) return -1;
-    return count * (int64_t)ts;
+    mg_call_source(coll, a, rank, p, &count, t);
+    if (count < 0 || mg_type_size(*t, esize) != MPI_SUCCESS || *esize < 0) return -1;
+    return count * (int64_t)*esize;
 }
 
-/* The algorithm for the call; *tuned says it came from a profile. With a communicator cache
- * entry the profile and a one-entry memo of the last size live in the entry (no hashing, two
- * loads on a repeated size); without (MPI_THREAD_MULTIPLE) the table is hashed and the memo is
- * one atomic word per profile. The profile is always searched the same way, so the result
- * depends on (collective, p, msize) only. */
-static inline int mg_pick(int coll, int p, int64_t msize, mg_centry *e, int *tuned) {
+/* The algorithm for the call; *sel says how selection went (enum mg_selection). A profile
+ * measured with another element size or op class than the call's (MPIGUIDE_MATCH) is not
+ * taken: the default runs and the call counts as other_type. With a communicator cache entry
+ * the profile and a one-entry memo of the last size live in the entry (no hashing, two loads
+ * on a repeated size); without (MPI_THREAD_MULTIPLE) the table is hashed and the memo is one
+ * atomic word per profile. The profile is always searched the same way, so the result depends
+ * on (collective, p, msize, element size, op class) only, all shared by every rank. The op
+ * class is looked up only when the profile asks for one. */
+static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, mg_centry *e,
+                          int *sel) {
     int f = mg_rt.s.forced[coll];
-    *tuned = 0;
+    *sel = MG_SEL_NONE;
     if (f >= 0) return f;
     int prof = e ? e->prof[coll] : mg_seltab_find(&mg_rt.sel, coll, p);
     if (prof < 0) return coll;
-    *tuned = 1;
+    const mg_selprof *P = &mg_rt.sel.prof[prof];
+    if (__builtin_expect(P->esize | P->opclass, 1) && !mg_coll_is_v(coll)) {
+        int idx, oc = mg_coll_is_reduction(coll) && P->opclass ? mg_ocache_get(op, &idx) : 0;
+        if ((P->esize && P->esize != esize) || oc != P->opclass) {
+            mg_count(coll, MG_N_OTHER_TYPE);
+            *sel = MG_SEL_OTHERTYPE;
+            return coll;
+        }
+    }
     uint64_t key = (uint64_t)msize + 1;
     int memo = key < (1ull << 47);
     if (memo) {
         uint64_t h =
             e ? e->memo[coll] : atomic_load_explicit(&mg_lasthit[prof], memory_order_relaxed);
-        if ((h >> 16) == key) return (int)(h & 0xffff) - 1;
+        if ((h >> 16) == key) {
+            *sel = h & 0x8000 ? MG_SEL_RANGE : MG_SEL_NORANGE;
+            return (int)(h & 0x7fff) - 1;
+        }
     }
     int alg = mg_seltab_search(&mg_rt.sel, prof, msize);
+    *sel = alg >= 0 ? MG_SEL_RANGE : MG_SEL_NORANGE;
     if (alg < 0) alg = coll;
-    if (memo && alg < 0xffff) {
-        uint64_t h = key << 16 | (uint64_t)(alg + 1);
+    if (memo && alg < 0x7fff) {
+        uint64_t h = key << 16 | (uint64_t)(*sel == MG_SEL_RANGE) << 15 | (uint64_t)(alg + 1);
         if (e)
             e->memo[coll] = h;
         else
@@ -213,24 +289,43 @@ enum mg_decision {
     MG_GENERAL = -2  /* take the general path: mg_intercept decides and counts */
 };
 
+/* The most common case, inline in the exported wrapper itself: a repeat of the last call that
+ * ran the default on a cached intracommunicator without opt-out (the same recvtype handle and
+ * recvcount, for the collectives whose size every rank takes from those two), no threads.
+ * Counted and passed on. It calls nothing and needs no registers beyond the scratch ones, so
+ * the wrapper keeps no stack frame and the default is a tail jump with the caller's arguments
+ * untouched. */
+static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_args *a) {
+    if (!mg_size_from_recv_everywhere(coll) || __builtin_expect(mg_general, 0)) return 0;
+    uintptr_t k = mg_hbits(&a->comm, sizeof a->comm);
+    const mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
+    uintptr_t tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
+    /* reductions: the op too, whose class a profile may ask for (folds away for the others) */
+    uintptr_t ok = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
+    if (e->key != k || !k || e->flags || e->dtype[coll] != tk || !tk ||
+        e->dcount[coll] != a->recvcount || e->dop[coll] != ok)
+        return 0;
+    _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
+    atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    return 1;
+}
+
 /* The common case inline in each wrapper, with coll constant so the size rule and the counter
- * address fold: a cached intracommunicator without opt-out, a predefined datatype, no report
- * table to fill and no threads. It calls nothing, so the default stays a plain tail jump.
+ * address fold: a cached intracommunicator without opt-out, a predefined datatype and no
+ * threads. It calls nothing but the report's table on a size new to the communicator, so the
+ * default stays a plain tail jump.
  * Returns MG_DEFAULT (counted), MG_GENERAL (mg_intercept does it all), or a mock-up's id. */
 static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, int64_t *msize,
                                                            int *tuned) {
-    if (__builtin_expect(mg_general[coll], 0)) return MG_GENERAL;
+    if (__builtin_expect(mg_general | mg_checked[coll], 0)) return MG_GENERAL;
     uintptr_t k = mg_hbits(&a.comm, sizeof a.comm);
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
-    int simple = mg_size_from_recv_everywhere(coll);
+    int simple = mg_size_from_recv_everywhere(coll);        /* a repeat was handled by mg_repeat */
     uintptr_t tk = mg_hbits(&a.recvtype, sizeof a.recvtype);
-    if (simple && e->dtype[coll] == tk && e->dcount[coll] == a.recvcount && tk) {
-        atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
-        return MG_DEFAULT;
-    }
+    uintptr_t ok = mg_coll_is_reduction(coll) ? mg_hbits(&a.op, sizeof a.op) : 0;
     int64_t count = 0;
     int ts = 0;
     if (!mg_coll_is_v(coll)) {
@@ -241,14 +336,36 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     *msize = count * (int64_t)ts;
-    int alg = mg_pick(coll, e->p, *msize, e, tuned);
+    int alg = mg_pick(coll, e->p, *msize, ts, a.op, e, tuned);
     if (alg != coll) return alg;
-    if (simple) e->dtype[coll] = tk, e->dcount[coll] = a.recvcount;
+    /* The memo repeats the decision for the same (datatype, count, op); a call a profile did
+     * not take is not memoised, so each one counts as other_type. */
+    if (simple && *tuned != MG_SEL_OTHERTYPE)
+        e->dtype[coll] = tk, e->dcount[coll] = a.recvcount, e->dop[coll] = ok;
+    /* the report's (collective, msize) -> algorithm table: a new size on this communicator
+     * (a repeat of the memo's (type, count) was recorded when the memo was set) */
+    if (__builtin_expect(mg_report_on, 0)) mg_report_seen(coll, *msize, coll);
     return MG_DEFAULT;
 }
 
 /* The rest after mg_decide: the general path or the mock-up, each with its fallback to the
  * library's own collective. Returns the call's MPI result. */
 int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args *a);
+
+/* ---- accounting of the general path (record.c; MPIGUIDE_RECORD, coverage in the report) ---- */
+/* Collective over MPI_COMM_WORLD at start: the tables and this job's node map. */
+int mg_record_start(void);
+/* The general path of one call with its time accounted; returns the call's MPI result. */
+int mg_record_call(int coll, const mg_args *a);
+/* Accounts one call that took [t0, t1] (large-count entry points). */
+void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0, double t1);
+/* nodes and ppn of a communicator (cache miss, only while accounting). */
+void mg_record_layout(MPI_Comm comm, mg_centry *e);
+/* Collective over MPI_COMM_WORLD at MPI_Finalize: the largest values over ranks on rank 0,
+ * which writes MPIGUIDE_RECORD (a failure is one line on stderr). */
+void mg_record_finish(void);
+/* Rank 0 after mg_record_finish: the coverage lines of the report footer. */
+void mg_record_report(FILE *f);
+void mg_record_stop(void);
 
 #endif

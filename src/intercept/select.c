@@ -5,12 +5,15 @@
 #include "intercept.h"
 #include "core/defects.h"
 #include "core/scratch.h"
+#include "guard.h"
 #include "util/diag.h"
 #include <stdlib.h>
 
 unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 int mg_threads;
-unsigned char mg_general[MPIGUIDE_COLL_COUNT];
+int mg_general;
+unsigned char mg_checked[MPIGUIDE_COLL_COUNT];
+int mg_acct_on;
 
 /* Per profile: the last (msize + 1) << 16 | (alg + 1) looked up; one atomic word, so threads
  * may share it. */
@@ -64,6 +67,8 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
         o = -2;
     switch (o) {
     case MPIGUIDE_RAN_MOCKUP:
+        /* a profile's entry checks itself (guard.c); unsampled calls come back here */
+        if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, A, a, &s, msize, rc)) return 1;
         mg_count(coll, MG_N_MOCKUP);
         seen(coll, msize, alg);
         *rc = mg_rt.s.verify ? mg_verify_run(A, a, &s, msize) : mg_dispatch_run(A, a, &s);
@@ -87,10 +92,13 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
     return 0;
 }
 
-int mg_intercept(int coll, const mg_args *a, int *rc) {
+int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     int p, rank;
     uint32_t flags;
     mg_centry *e = NULL;
+    mg_callinfo local;
+    if (!ci) ci = &local;
+    *ci = (mg_callinfo){-1, 0, MPI_DATATYPE_NULL, 0, NULL, MG_SEL_NONE, 0};
     if (__builtin_expect(!mg_threads, 1)) {
         e = mg_comm_info(a->comm);
         if (!e) return 0;
@@ -100,26 +108,29 @@ int mg_intercept(int coll, const mg_args *a, int *rc) {
     }
     mg_count(coll, MG_N_TOTAL);
     if (flags & MG_COMM_INTER) return 0; /* intercommunicators: always the default */
-    int64_t msize = mg_call_msize(coll, a, rank, p);
+    int64_t msize = mg_call_msize(coll, a, rank, p, &ci->esize, &ci->type);
     if (msize < 0) return 0;
+    ci->msize = msize, ci->p = p, ci->e = e;
     if (flags & MG_COMM_OFF) {
         mg_count(coll, MG_N_OPTOUT);
         seen(coll, msize, coll);
         return 0;
     }
-    int tuned;
-    int alg = mg_pick(coll, p, msize, e, &tuned);
+    int alg = mg_pick(coll, p, msize, ci->esize, a->op, e, &ci->sel);
     if (alg == coll) {
         if (repair(coll, a, msize, rc)) return 1;
         seen(coll, msize, coll);
         return 0;
     }
-    return mg_intercept_mockup(coll, alg, tuned, a, msize, rc);
+    ci->mockup = mg_intercept_mockup(coll, alg, ci->sel, a, msize, rc);
+    if (!ci->mockup && ci->sel == MG_SEL_RANGE) ci->sel = MG_SEL_FALLBACK;
+    return ci->mockup;
 }
 
 int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args *a) {
     int rc;
-    if (alg == MG_GENERAL ? mg_intercept(coll, a, &rc)
+    if (alg == MG_GENERAL && mg_acct_on) return mg_record_call(coll, a);
+    if (alg == MG_GENERAL ? mg_intercept(coll, a, &rc, NULL)
                           : mg_intercept_mockup(coll, alg, tuned, a, msize, &rc))
         return rc;
     return mg_run_default(coll, a);
@@ -149,18 +160,40 @@ void mg_intercept_start(int argc, char **argv) {
         if (!mg_lasthit) memset(&mg_rt.sel, 0, sizeof mg_rt.sel);
     }
     mg_report_on = mg_rt.s.report != MG_REPORT_NONE;
+    /* the record needs every call's time: the general path (the report alone keeps the
+     * fast path and prints coverage only when the record's accounting runs) */
+    mg_acct_on = mg_rt.s.record && mg_record_start() == MPI_SUCCESS;
+    mg_general = mg_threads || mg_acct_on;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
-        int repairs = mg_rt.s.repair && mg_defects_in(c); /* every call is checked */
-        mg_general[c] = mg_threads || mg_report_on || repairs;
+        /* every call of a collective with a known defect of this MPI is checked (general path,
+         * never memoised as a repeatable default) when it is counted or repaired */
+        int defects = mg_defects_in(c) && (mg_rt.s.repair || mg_report_on);
+        mg_checked[c] = (unsigned char)defects;
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
-            mg_on[c] = mg_report_on || mg_rt.s.forced[c] >= 0 || has_profile(c) || repairs;
+            mg_on[c] =
+                mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c) || defects;
     }
+    /* the guard works on every rank or on none: its first call on a communicator is collective */
+    int guard = mg_rt.s.guard && mg_rt.sel.nprof && !mg_threads;
+    if (guard) {
+        int ok = mg_guard_start() == MPI_SUCCESS;
+        PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!ok) mg_guard_stop();
+        guard = ok;
+    }
+    mg_rt.s.guard = guard;
 }
 
 void mg_intercept_stop(void) {
     memset(mg_on, 0, sizeof mg_on);
-    memset(mg_general, 0, sizeof mg_general);
+    memset(mg_checked, 0, sizeof mg_checked);
+    mg_general = 0;
+    if (mg_rt.usable && !mg_rt.s.off && mg_report_on) mg_guard_agree();
+    if (mg_acct_on) mg_record_finish();
     if (mg_rt.usable && !mg_rt.s.off) mg_report_write();
+    mg_guard_stop();
+    mg_record_stop();
+    mg_acct_on = 0;
     mg_comm_stop();
     free(mg_lasthit);
     mg_lasthit = NULL;

@@ -5,9 +5,12 @@
 #include "intercept.h"
 #include "probe.h"
 
-/* The wrapper of MPI_<Name>: its fast half (switched off: straight to PMPI), its slow half
- * (the inline decision; the default is a tail call with the caller's own arguments), the rest
- * (mock-up, fallbacks, opt-out, threads) out of line, and a hidden alias mg_c_<Name> for the
+/* The wrapper of MPI_<Name>: its fast half (switched off: straight to PMPI; it touches no
+ * argument register, so pass-through stays exact even under the other MPI, whose handles may
+ * be wider than ours), the repeat of the last default call on the communicator (mg_fast_*, a
+ * leaf without a stack frame), its slow half (the inline decision; the default is a
+ * tail call with the caller's own arguments), the rest (mock-up, fallbacks, opt-out, threads)
+ * out of line, and a hidden alias mg_c_<Name> for the
  * Fortran entry points (which must not go through the dynamic symbol of another tool). */
 #define MG_UNPAREN(...) __VA_ARGS__
 #define MG_WRAPPER(ID, Name, PARAMS, ARGS, FILL)                                                   \
@@ -22,8 +25,13 @@
         if (__builtin_expect(alg == MG_DEFAULT, 1)) return PMPI_##Name ARGS;                       \
         return mg_more_##Name(alg, tuned, msize, MG_UNPAREN ARGS);                                 \
     }                                                                                              \
+    static MG_SLOW int mg_fast_##Name PARAMS {                                                     \
+        mg_args a = mg_fill FILL;                                                                  \
+        if (__builtin_expect(mg_repeat(MPIGUIDE_COLL_##ID, &a), 1)) return PMPI_##Name ARGS;       \
+        return mg_slow_##Name ARGS;                                                                \
+    }                                                                                              \
     MG_EXPORT int MPI_##Name PARAMS {                                                              \
-        if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) return mg_slow_##Name ARGS;            \
+        if (__builtin_expect(mg_on[MPIGUIDE_COLL_##ID], 0)) return mg_fast_##Name ARGS;            \
         return PMPI_##Name ARGS;                                                                   \
     }                                                                                              \
     extern __typeof__(MPI_##Name) mg_c_##Name                                                      \

@@ -60,6 +60,67 @@ static const char *shown(const char *tok, char *buf, size_t n) {
     return buf;
 }
 
+/* Strict finite decimal number in [lo, hi]; -1 otherwise. */
+static int parse_real(const char *s, double lo, double hi, double *v) {
+    char *end;
+    if (!*s || isspace((unsigned char)*s)) return -1;
+    double x = strtod(s, &end);
+    if (*end || !(x >= lo && x <= hi)) return -1;
+    *v = x;
+    return 0;
+}
+
+/* `#@validated=MSIZE ALG speedup=S min_speedup=M launches=N p=P`: every key once, nothing
+ * else. The algorithm is checked against the ranges once they are known (finish). */
+static int validated(parser *ps, char *val) {
+    mg_profile *o = ps->out;
+    char *tok[8], b[48];
+    int n = 0;
+    for (char *s = val; *s && n < 8;) {
+        while (isspace((unsigned char)*s)) s++;
+        if (!*s) break;
+        tok[n++] = s;
+        while (*s && !isspace((unsigned char)*s)) s++;
+        if (*s) *s++ = 0;
+    }
+    mg_pvalid v = {.line = ps->line};
+    if (n != 6 || parse_int(tok[0], INT64_MAX, &v.msize) || strlen(tok[1]) >= sizeof v.alg)
+        return fail(ps, ps->line,
+                    "#@validated: expected `MSIZE ALG speedup=S min_speedup=M launches=N p=P`");
+    snprintf(v.alg, sizeof v.alg, "%s", tok[1]);
+    static const char *const keys[4] = {"speedup", "min_speedup", "launches", "p"};
+    int seen = 0;
+    for (int i = 2; i < n; i++) {
+        char *eq = strchr(tok[i], '=');
+        int k = -1;
+        for (int j = 0; eq && j < 4; j++)
+            if ((size_t)(eq - tok[i]) == strlen(keys[j]) &&
+                !strncmp(tok[i], keys[j], strlen(keys[j])))
+                k = j;
+        if (k < 0 || (seen & (1 << k)))
+            return fail(ps, ps->line, "#@validated: unknown or repeated `%s`",
+                        shown(tok[i], b, 48));
+        seen |= 1 << k;
+        double x;
+        int64_t l;
+        int bad = k == 2   ? parse_int(eq + 1, 1000000, &l) || l < 1
+                  : k == 3 ? parse_real(eq + 1, 0.0, 1.0, &x)
+                           : parse_real(eq + 1, 1e-300, 1e300, &x);
+        if (bad) return fail(ps, ps->line, "#@validated: bad value in `%s`", shown(tok[i], b, 48));
+        if (k == 0) v.speedup = x;
+        if (k == 1) v.min_speedup = x;
+        if (k == 2) v.launches = (int)l;
+        if (k == 3) v.p = x;
+    }
+    if (o->nvalid >= MG_PROFILE_MAX_RANGES)
+        return fail(ps, ps->line, "#@validated: more than %d lines", MG_PROFILE_MAX_RANGES);
+    mg_pvalid *nv = realloc(o->valid, (size_t)(o->nvalid + 1) * sizeof *nv);
+    if (!nv) return fail(ps, ps->line, "out of memory");
+    o->valid = nv;
+    o->valid[o->nvalid++] = v;
+    return 0;
+}
+
 /* `#@key=value` provenance lines; unknown keys are kept for future writers and ignored. */
 static int provenance(parser *ps, char *s) {
     char *eq = strchr(s, '=');
@@ -78,10 +139,13 @@ static int provenance(parser *ps, char *s) {
     if (!strcmp(key, "datatype")) dst = o->datatype, cap = sizeof o->datatype;
     if (!strcmp(key, "operation")) dst = o->operation, cap = sizeof o->operation;
     if (!strcmp(key, "date")) dst = o->date, cap = sizeof o->date;
+    if (!strcmp(key, "timing")) dst = o->timing, cap = sizeof o->timing;
+    if (!strcmp(key, "roots")) dst = o->roots, cap = sizeof o->roots;
     if (dst) {
         snprintf(dst, cap, "%s", val);
         return 0;
     }
+    if (!strcmp(key, "validated")) return validated(ps, val);
     int *num = !strcmp(key, "nodes") ? &o->nodes : !strcmp(key, "ppn") ? &o->ppn : NULL;
     if (num) {
         int64_t v;
@@ -254,6 +318,19 @@ static int finish(parser *ps) {
         return fail(ps, o->ranges[0].line,
                     "%s selects by communicator size only: its one range must be `0 %lld`",
                     coll_name(ps), (long long)INT64_MAX);
+    /* a validation record must describe what the profile selects */
+    for (int i = 0; i < o->nvalid; i++) {
+        const mg_pvalid *v = &o->valid[i];
+        char b[48];
+        int alg = mg_alg_lookup(o->coll, v->alg), sel = mg_profile_select_linear(o, v->msize);
+        if (alg < 0)
+            return fail(ps, v->line, "#@validated: unknown algorithm `%s` for %s",
+                        shown(v->alg, b, 48), coll_name(ps));
+        if (sel != alg)
+            return fail(ps, v->line, "#@validated: the profile selects %s at %lld, not %s",
+                        sel < 0 ? "the default" : mg_alg_name(sel), (long long)v->msize,
+                        mg_alg_name(alg));
+    }
     return 0;
 }
 
@@ -311,8 +388,11 @@ int mg_profile_parse(const char *text, size_t len, mg_profile *out, mg_perr *err
 
 void mg_profile_free(mg_profile *p) {
     free(p->ranges);
+    free(p->valid);
     p->ranges = NULL;
     p->nranges = 0;
+    p->valid = NULL;
+    p->nvalid = 0;
 }
 
 int mg_profile_select_linear(const mg_profile *p, int64_t msize) {

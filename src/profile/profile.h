@@ -18,6 +18,19 @@ typedef struct mg_prange {
     int line;
 } mg_prange;
 
+/* A `#@validated=MSIZE ALG speedup=S min_speedup=M launches=N p=P` line: `tune` measured the
+ * tuned library against the default at MSIZE in N validation launches and kept the entry
+ * (docs/dev/interfaces.md section 8). */
+typedef struct mg_pvalid {
+    int64_t msize;
+    char alg[64];       /* as written; must be what the ranges select at msize */
+    double speedup;     /* median over the launches of default / tuned */
+    double min_speedup; /* the smallest launch's */
+    int launches;
+    double p; /* adjusted p-value of "tuned faster" */
+    int line;
+} mg_pvalid;
+
 typedef struct mg_profile {
     int coll;    /* collective id */
     int p;       /* communicator size the profile is for */
@@ -26,7 +39,10 @@ typedef struct mg_profile {
     mg_prange *ranges;
     /* Provenance `#@key=value` lines written by mpiguide; empty or 0 when absent. */
     char mpi_library[256], datatype[64], operation[64], date[64];
+    char timing[32], roots[64]; /* the benchmark's timing mode and root sequence */
     int nodes, ppn;
+    int nvalid; /* `#@validated=` lines, in file order */
+    mg_pvalid *valid;
 } mg_profile;
 
 /* A parse problem: the line (1-based; the last line for truncation) and what is wrong. */

@@ -1,5 +1,6 @@
 /* Building and validating the flat selection table (layout above block_header). */
 #include "seltab.h"
+#include "catalog/catalog.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@ typedef struct block_header {
     uint64_t nranges;
 } block_header;
 
-static const char magic[8] = "MGSEL01";
+static const char magic[8] = "MGSEL02";
 
 #define MAX_BLOCK ((size_t)1 << 30)
 
@@ -53,7 +54,9 @@ int mg_seltab_build(const mg_profile_set *set, void **block, size_t *bytes) {
     uint32_t first = 0;
     for (int i = 0; i < set->n; i++) {
         const mg_profile *p = &set->v[i];
-        prof[i] = (mg_selprof){p->coll, p->p, first, (uint32_t)p->nranges};
+        int opclass = mg_coll_is_reduction(p->coll) ? mg_op_class(p->operation) : 0;
+        int esize = mg_coll_is_v(p->coll) ? 0 : mg_dtype_size(p->datatype);
+        prof[i] = (mg_selprof){p->coll, p->p, first, (uint32_t)p->nranges, esize, opclass};
         for (int r = 0; r < p->nranges; r++) {
             lo[first + (uint32_t)r] = p->ranges[r].lo;
             hi[first + (uint32_t)r] = p->ranges[r].hi;
@@ -67,6 +70,13 @@ int mg_seltab_build(const mg_profile_set *set, void **block, size_t *bytes) {
     *block = b;
     *bytes = total;
     return 0;
+}
+
+void mg_seltab_match_size(void *block) {
+    if (!block) return;
+    block_header *h = block;
+    mg_selprof *prof = (mg_selprof *)((char *)block + sizeof *h);
+    for (uint32_t i = 0; i < h->nprof; i++) prof[i].esize = prof[i].opclass = 0;
 }
 
 int mg_seltab_view(const void *block, size_t bytes, mg_selview *v) {
@@ -88,6 +98,7 @@ int mg_seltab_view(const void *block, size_t bytes, mg_selview *v) {
     for (uint32_t i = 0; i < v->nprof; i++) {
         const mg_selprof *p = &v->prof[i];
         if ((uint64_t)p->first + p->n > v->nranges) return -1;
+        if (p->esize < 0 || p->opclass < 0 || p->opclass >= MG_OPC_COUNT) return -1;
         for (uint32_t r = p->first; r < p->first + p->n; r++)
             if (v->lo[r] > v->hi[r] || (r > p->first && v->lo[r] <= v->hi[r - 1])) return -1;
     }

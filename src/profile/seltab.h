@@ -12,6 +12,10 @@
 typedef struct mg_selprof {
     int32_t coll, p;
     uint32_t first, n; /* its ranges: lo/hi/alg[first .. first + n) */
+    /* What the profile was measured with (#@datatype, #@operation): the element size and, for
+     * reductions, the op class (catalog) a call must have for the profile to apply; 0 accepts
+     * any (unknown, or MPIGUIDE_MATCH=size). */
+    int32_t esize, opclass;
 } mg_selprof;
 
 /* A view into a table (pointers into the block; valid while the block lives). */
@@ -27,6 +31,9 @@ typedef struct mg_selview {
 /* Flattens the profiles into a new block (malloc); 0, or -1 when out of memory or larger
  * than 1 GiB. */
 int mg_seltab_build(const mg_profile_set *set, void **block, size_t *bytes);
+/* MPIGUIDE_MATCH=size: every profile applies whatever the call's datatype and op (rank 0,
+ * before the block is broadcast). */
+void mg_seltab_match_size(void *block);
 /* Validates a block (e.g. one received from rank 0) and fills the view; 0 or -1. */
 int mg_seltab_view(const void *block, size_t bytes, mg_selview *v);
 

@@ -59,6 +59,15 @@ void mg_dataset_free(mg_dataset *ds) {
         free(ds->launches[i].hdr);
     }
     free(ds->launches);
+    for (int i = 0; i < ds->nfiles; i++) {
+        free(ds->files[i].path);
+        for (int j = 0; j < ds->files[i].nhdr; j++) {
+            free(ds->files[i].hdr[j].key);
+            free(ds->files[i].hdr[j].val);
+        }
+        free(ds->files[i].hdr);
+    }
+    free(ds->files);
     for (size_t i = 0; i < ds->nseries; i++) free(ds->series[i].v);
     free(ds->series);
     free(ds->index);
@@ -121,10 +130,17 @@ const char *mg_dataset_header(const mg_dataset *ds, int launch, const char *key)
     return NULL;
 }
 
+const char *mg_dataset_file_header(const mg_dataset *ds, int file, const char *key) {
+    if (file < 0 || file >= ds->nfiles) return NULL;
+    for (int j = 0; j < ds->files[file].nhdr; j++)
+        if (!strcmp(ds->files[file].hdr[j].key, key)) return ds->files[file].hdr[j].val;
+    return NULL;
+}
+
 /* ---- series hash ---- */
 
-static uint64_t key_hash(int coll, int alg, int launch, long long msize) {
-    uint64_t h = (uint64_t)msize * 0x9E3779B97F4A7C15ull;
+static uint64_t key_hash(int coll, int alg, int launch, long long msize, int p) {
+    uint64_t h = (uint64_t)msize * 0x9E3779B97F4A7C15ull ^ (uint64_t)(unsigned)p << 52;
     h ^= ((uint64_t)(unsigned)coll << 40) ^ ((uint64_t)(unsigned)alg << 20) ^ (unsigned)launch;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
@@ -138,7 +154,7 @@ static int rehash(mg_dataset *ds, size_t nslots) {
     for (size_t i = 0; i < nslots; i++) idx[i] = SIZE_MAX;
     for (size_t s = 0; s < ds->nseries; s++) {
         mg_series *e = &ds->series[s];
-        size_t h = key_hash(e->coll, e->alg, e->launch, e->msize) & (nslots - 1);
+        size_t h = key_hash(e->coll, e->alg, e->launch, e->msize, e->p) & (nslots - 1);
         while (idx[h] != SIZE_MAX) h = (h + 1) & (nslots - 1);
         idx[h] = s;
     }
@@ -148,12 +164,14 @@ static int rehash(mg_dataset *ds, size_t nslots) {
     return 0;
 }
 
-static mg_series *get_series(mg_dataset *ds, int coll, int alg, int launch, long long msize) {
+static mg_series *get_series(mg_dataset *ds, int coll, int alg, int launch, long long msize, int p,
+                             int file) {
     if (ds->nindex) {
-        size_t h = key_hash(coll, alg, launch, msize) & (ds->nindex - 1);
+        size_t h = key_hash(coll, alg, launch, msize, p) & (ds->nindex - 1);
         for (; ds->index[h] != SIZE_MAX; h = (h + 1) & (ds->nindex - 1)) {
             mg_series *e = &ds->series[ds->index[h]];
-            if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize)
+            if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize &&
+                e->p == p)
                 return e;
         }
     }
@@ -172,19 +190,23 @@ static mg_series *get_series(mg_dataset *ds, int coll, int alg, int launch, long
     e->alg = alg;
     e->launch = launch;
     e->msize = msize;
-    size_t h = key_hash(coll, alg, launch, msize) & (ds->nindex - 1);
+    e->p = p;
+    e->file = file;
+    size_t h = key_hash(coll, alg, launch, msize, p) & (ds->nindex - 1);
     while (ds->index[h] != SIZE_MAX) h = (h + 1) & (ds->nindex - 1);
     ds->index[h] = ds->nseries++;
     return e;
 }
 
 const mg_series *mg_dataset_find_series(const mg_dataset *ds, int coll, int alg, int launch,
-                                        long long msize) {
+                                        long long msize, int p) {
     if (!ds->nindex) return NULL;
-    size_t h = key_hash(coll, alg, launch, msize) & (ds->nindex - 1);
+    size_t h = key_hash(coll, alg, launch, msize, p) & (ds->nindex - 1);
     for (; ds->index[h] != SIZE_MAX; h = (h + 1) & (ds->nindex - 1)) {
         const mg_series *e = &ds->series[ds->index[h]];
-        if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize) return e;
+        if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize &&
+            e->p == p)
+            return e;
     }
     return NULL;
 }
@@ -203,28 +225,53 @@ static int push(mg_series *e, double v) {
 
 /* ---- parsing ---- */
 
-static void add_header(mg_launch *l, const mg_raw_line *r) {
-    for (int j = 0; j < l->nhdr; j++)
-        if (!strncmp(l->hdr[j].key, r->key, r->klen) && l->hdr[j].key[r->klen] == 0) return;
-    mg_kv *h = realloc(l->hdr, (size_t)(l->nhdr + 1) * sizeof *h);
+/* Keeps the first value of each key in the list *hdr (a launch's or a file's). */
+static void add_header(mg_kv **hdr, int *nhdr, const mg_raw_line *r) {
+    for (int j = 0; j < *nhdr; j++)
+        if (!strncmp((*hdr)[j].key, r->key, r->klen) && (*hdr)[j].key[r->klen] == 0) return;
+    mg_kv *h = realloc(*hdr, (size_t)(*nhdr + 1) * sizeof *h);
     if (!h) return;
-    l->hdr = h;
-    h[l->nhdr].key = dupn(r->key, r->klen);
-    h[l->nhdr].val = dupn(r->val, r->vlen);
-    if (h[l->nhdr].key && h[l->nhdr].val)
-        l->nhdr++;
+    *hdr = h;
+    h[*nhdr].key = dupn(r->key, r->klen);
+    h[*nhdr].val = dupn(r->val, r->vlen);
+    if (h[*nhdr].key && h[*nhdr].val)
+        ++*nhdr;
     else {
-        free(h[l->nhdr].key);
-        free(h[l->nhdr].val);
+        free(h[*nhdr].key);
+        free(h[*nhdr].val);
     }
 }
 
+static int add_file(mg_dataset *ds, int launch, const char *fname) {
+    if (grow((void **)&ds->files, &ds->capfiles, ds->nfiles + 1, sizeof *ds->files)) return -1;
+    mg_rawfile *f = &ds->files[ds->nfiles];
+    memset(f, 0, sizeof *f);
+    f->launch = launch;
+    if (!(f->path = dup(fname))) return -1;
+    return ds->nfiles++;
+}
+
+/* A positive decimal value of a header line (communicator sizes); 0 when it is not one. */
+static int header_int(const mg_raw_line *r) {
+    char num[24];
+    if (!r->vlen || r->vlen >= sizeof num) return 0;
+    memcpy(num, r->val, r->vlen);
+    num[r->vlen] = 0;
+    char *e;
+    long v = strtol(num, &e, 10);
+    return *e || v < 1 || v > 1 << 30 ? 0 : (int)v;
+}
+
+static int is_key(const mg_raw_line *r, const char *key) {
+    return r->klen == strlen(key) && !strncmp(r->key, key, r->klen);
+}
+
 /* Stores one row. Returns 0, or -1 when memory ran out. */
-static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r) {
+static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r, int p, int file) {
     int coll = intern_cached(ds, 0, r->test, r->tlen);
     int alg = intern_cached(ds, 1, r->alg, r->alen);
     if (coll < 0 || alg < 0) return -1;
-    mg_series *s = get_series(ds, coll, alg, launch, r->msize);
+    mg_series *s = get_series(ds, coll, alg, launch, r->msize, p, file);
     if (!s) return -1;
     if (r->flag) {
         s->nflagged++;
@@ -237,7 +284,9 @@ static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r) {
 int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const char *fname) {
     const char *p = text, *end = text + len;
     long lineno = 0, bad = 0, rows = 0;
-    int seen_data = 0;
+    int seen_data = 0, nprocs = 0, section = 0;
+    int file = add_file(ds, launch, fname);
+    if (file < 0) return -1;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
@@ -251,10 +300,17 @@ int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const c
                                 fname, lineno);
             break;
         }
-        if (kind == MG_RAW_HEADER) {
-            add_header(&ds->launches[launch], &r);
+        if (kind == MG_RAW_HEADER && is_key(&r, "comm_size")) {
+            /* a section: the rows up to the next such line ran on a sub-communicator */
+            if (!(section = header_int(&r)))
+                mg_dataset_note(ds, "%s:%ld: bad #@comm_size; rows taken as the whole job's", fname,
+                                lineno);
+        } else if (kind == MG_RAW_HEADER) {
+            if (is_key(&r, "nprocs") && !nprocs) nprocs = header_int(&r);
+            add_header(&ds->launches[launch].hdr, &ds->launches[launch].nhdr, &r);
+            add_header(&ds->files[file].hdr, &ds->files[file].nhdr, &r);
         } else if (kind == MG_RAW_ROW) {
-            if (add_row(ds, launch, &r)) return -1;
+            if (add_row(ds, launch, &r, section ? section : nprocs, file)) return -1;
             rows++;
             seen_data = 1;
         } else if (kind == MG_RAW_BAD) {

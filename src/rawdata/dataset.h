@@ -18,9 +18,21 @@ typedef struct mg_launch {
     int nhdr;
 } mg_launch;
 
-/* The valid observations of one (launch, collective, algorithm, msize). */
+/* One raw file: its `#@key=value` lines (first occurrence of each key), for what a file, not a
+ * launch, says: datatype, op, roots and timing mode can differ between the files of a launch
+ * (one per input line of a check). */
+typedef struct mg_rawfile {
+    char *path;
+    int launch;
+    mg_kv *hdr;
+    int nhdr;
+} mg_rawfile;
+
+/* The valid observations of one (launch, collective, algorithm, msize, communicator size). */
 typedef struct mg_series {
     int coll, alg, launch; /* indexes into mg_dataset.names and .launches */
+    int p;                 /* communicator size: the file's #@comm_size section, else #@nprocs */
+    int file;              /* the file the series was first read from (mg_dataset.files) */
     long long msize;
     double *v;
     size_t n, cap;
@@ -32,6 +44,8 @@ typedef struct mg_dataset {
     int nnames, capnames;
     mg_launch *launches;
     int nlaunches, caplaunches;
+    mg_rawfile *files;
+    int nfiles, capfiles;
     mg_series *series;
     size_t nseries, capseries;
     size_t *index; /* open-addressing hash of series; SIZE_MAX marks a free slot */
@@ -56,7 +70,8 @@ int mg_dataset_add_launch(mg_dataset *ds, const char *path, int tuned);
 /* Parses raw rows of one file's text into launch `launch`; text is modified (tokenised) and
  * need not be NUL-terminated beyond len. fname names the file in notes. Returns 0, or -1 when
  * memory ran out. A last line without a newline is incomplete (an interrupted run) and is
- * dropped with a note; malformed rows are skipped with a note naming FILE:LINE. */
+ * dropped with a note; malformed rows are skipped with a note naming FILE:LINE. Rows after a
+ * `#@comm_size=Q` line belong to communicator size Q (docs/dev/interfaces.md section 5). */
 int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const char *fname);
 int mg_dataset_read_file(mg_dataset *ds, int launch, const char *path);
 
@@ -66,9 +81,12 @@ int mg_dataset_find_name(const mg_dataset *ds, const char *name);    /* -1: unkn
 const char *mg_dataset_header(const mg_dataset *ds, int launch, const char *key);
 void mg_dataset_note(mg_dataset *ds, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The series of (coll, alg, launch, msize), NULL when there is none. */
+/* Header value of a file, NULL when absent. */
+const char *mg_dataset_file_header(const mg_dataset *ds, int file, const char *key);
+
+/* The series of (coll, alg, launch, msize, p), NULL when there is none. */
 const mg_series *mg_dataset_find_series(const mg_dataset *ds, int coll, int alg, int launch,
-                                        long long msize);
+                                        long long msize, int p);
 
 /* Sorts every series ascending (the analysis needs sorted samples). */
 void mg_dataset_sort(mg_dataset *ds);

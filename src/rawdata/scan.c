@@ -32,7 +32,8 @@ int mg_raw_scan_text(const char *text, size_t len, const char *fname, mg_raw_sca
                      size_t errlen) {
     memset(s, 0, sizeof *s);
     int cap = 0, line = 0, open = 0; /* open: the last measurement may still grow */
-    size_t pos = 0, group_start = 0;
+    int section = 0;                 /* the current #@comm_size */
+    size_t pos = 0, group_start = 0, section_start = SIZE_MAX;
     int64_t next = 0;
     while (pos < len) {
         line++;
@@ -55,6 +56,21 @@ int mg_raw_scan_text(const char *text, size_t len, const char *fname, mg_raw_sca
         mg_raw_line r;
         int kind = mg_raw_line_parse(p, p + ll, &r);
         if (kind == MG_RAW_BLANK || kind == MG_RAW_COMMENT) continue;
+        if (kind == MG_RAW_HEADER && r.klen == 9 && !strncmp(r.key, "comm_size", 9)) {
+            /* written with the measurement that follows: cut together with it */
+            char num[24];
+            snprintf(num, sizeof num, "%.*s", (int)(r.vlen < 20 ? r.vlen : 20), r.val);
+            char *e;
+            long q = strtol(num, &e, 10);
+            if (*e || q < 1 || q > 1 << 30) {
+                snprintf(err, errlen, "%s:%d: bad #@comm_size `%s`", fname, line, num);
+                goto bad;
+            }
+            section = (int)q;
+            section_start = line_start;
+            open = 0;
+            continue;
+        }
         if (kind == MG_RAW_HEADER) {
             if (add_key(s, r.key, r.klen, r.val, r.vlen)) {
                 snprintf(err, errlen, "%s: out of memory", fname);
@@ -73,7 +89,7 @@ int mg_raw_scan_text(const char *text, size_t len, const char *fname, mg_raw_sca
         long long idx = r.index, msize = r.msize;
         mg_raw_meas *m = s->nmeas ? &s->meas[s->nmeas - 1] : NULL;
         int same = m && open && !strcmp(m->test, test) && !strcmp(m->alg, alg) &&
-                   m->msize == msize && idx == next;
+                   m->msize == msize && m->p == section && idx == next;
         if (!same) {
             if (idx != 0) {
                 snprintf(err, errlen, "%s:%d: observation %lld of %s %s %lld does not follow %s",
@@ -94,8 +110,10 @@ int mg_raw_scan_text(const char *text, size_t len, const char *fname, mg_raw_sca
             snprintf(m->test, sizeof m->test, "%s", test);
             snprintf(m->alg, sizeof m->alg, "%s", alg);
             m->msize = msize;
+            m->p = section;
             m->rows = 0;
-            group_start = line_start;
+            group_start = section_start != SIZE_MAX ? section_start : line_start;
+            section_start = SIZE_MAX;
             open = 1;
         }
         m->rows++;
@@ -115,9 +133,9 @@ const char *mg_raw_get(const mg_raw_scan *s, const char *key) {
     return v;
 }
 
-int mg_raw_done(const mg_raw_scan *s, const char *test, const char *alg, int64_t msize) {
+int mg_raw_done(const mg_raw_scan *s, const char *test, const char *alg, int64_t msize, int p) {
     for (int i = 0; i < s->nmeas; i++)
-        if (s->meas[i].msize == msize && !strcmp(s->meas[i].test, test) &&
+        if (s->meas[i].msize == msize && s->meas[i].p == p && !strcmp(s->meas[i].test, test) &&
             !strcmp(s->meas[i].alg, alg))
             return 1;
     return 0;

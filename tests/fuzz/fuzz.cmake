@@ -1,4 +1,4 @@
-# libFuzzer builds of the profile and config parsers (clang -fsanitize=fuzzer), when clang can
+# libFuzzer builds of the profile, config and record parsers (clang -fsanitize=fuzzer), when clang can
 # build one; `ctest -L fuzz` runs each for a few seconds on a scratch copy of the corpus. The
 # committed corpus is replayed in every build by the unit test test_fuzz_corpus.
 find_program(MG_CLANG NAMES clang clang-16 clang-15 clang-14)
@@ -20,14 +20,17 @@ if(MG_FUZZ_WORKS)
   set(MG_FUZZ_PURE ${CMAKE_SOURCE_DIR}/src/profile/parse.c
       ${CMAKE_SOURCE_DIR}/src/profile/load.c ${CMAKE_SOURCE_DIR}/src/profile/seltab.c
       ${CMAKE_SOURCE_DIR}/src/catalog/catalog.c ${CMAKE_SOURCE_DIR}/src/util/file.c
-      ${CMAKE_SOURCE_DIR}/src/core/config.c)
-  foreach(target profile config)
+      ${CMAKE_SOURCE_DIR}/src/util/sbuf.c
+      ${CMAKE_SOURCE_DIR}/src/core/config.c ${CMAKE_SOURCE_DIR}/src/record/parse.c
+      ${CMAKE_SOURCE_DIR}/src/record/write.c ${CMAKE_SOURCE_DIR}/src/record/rows.c)
+  foreach(target profile config record)
     set(out ${CMAKE_BINARY_DIR}/bin/fuzz_${target})
     add_custom_command(OUTPUT ${out}
       COMMAND ${MG_CLANG} ${MG_FUZZ_FLAGS} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${target}.c
               ${MG_FUZZ_PURE} -o ${out}
       DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${target}.c ${MG_FUZZ_PURE}
               ${CMAKE_SOURCE_DIR}/src/profile/profile.h ${CMAKE_SOURCE_DIR}/src/profile/seltab.h
+              ${CMAKE_SOURCE_DIR}/src/record/record.h
       COMMENT "libFuzzer harness fuzz_${target}")
     add_custom_target(fuzz_${target} ALL DEPENDS ${out})
     add_test(NAME fuzz.${target}

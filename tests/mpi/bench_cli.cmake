@@ -117,6 +117,18 @@ if(CASE STREQUAL "rows")
   if(NOT v EQUAL NP)
     fail("nprocs=${v}")
   endif()
+  # more ranks than cores is said once in the header (issue 11, item 4)
+  execute_process(COMMAND nproc OUTPUT_VARIABLE cores OUTPUT_STRIP_TRAILING_WHITESPACE)
+  header_value(raw.dat oversubscribed v)
+  if(NP GREATER cores)
+    header_value(raw.dat node_ranks r)
+    header_value(raw.dat node_cores c)
+    if(NOT v EQUAL 1 OR NOT r EQUAL NP OR NOT c EQUAL cores)
+      fail("${NP} ranks on ${cores} cores: oversubscribed=${v} node_ranks=${r} node_cores=${c}")
+    endif()
+  elseif(NOT v EQUAL 0)
+    fail("${NP} ranks on ${cores} cores: oversubscribed=${v}")
+  endif()
   header_value(raw.dat nrep v)
   if(NOT v EQUAL 7)
     fail("nrep=${v}")
@@ -139,6 +151,41 @@ if(CASE STREQUAL "rows")
   groups(all.dat g)
   expect_match("${g}" "MPI_Bcast default 16 2;MPI_Bcast bcast_as_" "all algorithms of MPI_Bcast")
 
+elseif(CASE STREQUAL "interleave")
+  # --interleave: the algorithms of one (call, size) alternate in batches; every measurement
+  # still has its nrep rows, written together, and the header says the batch size
+  run_ok(bench --calls-list=MPI_Allreduce,MPI_Bcast --msizes-list=8,1024 --nrep=23
+         --algs=default,tuned,bcast_as_allgatherv --interleave=5 --shuffle --output-file=il.dat ${Q})
+  expect_rows(il.dat 23 10)
+  header_value(il.dat interleave v)
+  if(NOT v EQUAL 5)
+    fail("il.dat: interleave=${v}")
+  endif()
+  # the budget is shared: each measurement of a (call, size) ends after the same round, so
+  # their counts differ by less than one batch
+  run_ok(bench --calls-list=MPI_Allreduce --msizes-list=8 --nrep=100000000 --algs=all
+         --interleave=7 --rt-bench-time-ms=60 --output-file=budget.dat ${Q})
+  groups(budget.dat g)
+  set(lo 100000000)
+  set(hi 0)
+  foreach(x ${g})
+    string(REGEX MATCH "[0-9]+$" k "${x}")
+    if(k LESS lo)
+      set(lo ${k})
+    endif()
+    if(k GREATER hi)
+      set(hi ${k})
+    endif()
+  endforeach()
+  math(EXPR spread "${hi} - ${lo}")
+  if(lo LESS 1 OR spread GREATER_EQUAL 7)
+    fail("budget.dat: counts ${lo}..${hi} per algorithm: ${g}")
+  endif()
+  run(rc out err bench --irregular=random --table --interleave=5 ${Q})
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "--interleave: cannot be combined with --table")
+    fail("--interleave with --table: exit ${rc}\n${err}")
+  endif()
+
 elseif(CASE STREQUAL "usage")
   file(WRITE ${WORK}/bad.txt "MPI_Bcast x\n")
   file(WRITE ${WORK}/partial.txt "MPI_Bcast 1 5\n")
@@ -153,7 +200,10 @@ elseif(CASE STREQUAL "usage")
     "--nrep-file=missing.txt|missing.txt: cannot read"
     "--nrep-file=bad.txt|bad.txt:1: expected"
     "--calls-list=MPI_Bcast --msizes-list=8 --nrep-file=partial.txt|--nrep-file: partial.txt has no row for MPI_Bcast 8"
-    "--resume --output-file=other.dat|--resume: other.dat was measured with nprocs=999")
+    "--resume --output-file=other.dat|--resume: other.dat was measured with nprocs=999"
+    "--comm-sizes=3|--comm-sizes: 3 is more than the 2 processes of this job"
+    "--roots=2|--roots: 2 is not a rank of 2 processes"
+    "--roots=1 --comm-sizes=2,1|--roots: 1 is not a rank of 1 processes \\(the smallest of --comm-sizes\\)")
   foreach(c ${cases})
     string(REPLACE "|" ";" parts "${c}")
     list(GET parts 0 args)
@@ -321,6 +371,35 @@ elseif(CASE STREQUAL "nrep")
       fail("asia.txt: '${r}' outside K..max")
     endif()
   endforeach()
+  # the time budget of one prediction: a rule that cannot hold (RSE below 1e-9) with a maximum
+  # of 10^7 observations would run for minutes; the budget ends each prediction, the rows hold
+  # the observations made and a warning names every cut prediction (issue 11, item 7)
+  header_value(pred.txt rt_bench_time_ms b)
+  if(NOT b STREQUAL "5000")
+    fail("pred.txt: default budget rt_bench_time_ms=${b}, expected 5000")
+  endif()
+  run(rc out err nrep --var-thres=1e-9 --rep-prediction=min=5,max=10000000,step=1
+      --rt-bench-time-ms=300 --calls-list=MPI_Allreduce --msizes-list=8,1024
+      --output-file=budget.txt ${Q})
+  if(NOT rc EQUAL 0)
+    fail("nrep with a budget: exit ${rc}:\n${err}")
+  endif()
+  foreach(m 8 1024)
+    if(NOT err MATCHES "mpiguide: warning: MPI_Allreduce default ${m}: the rule did not hold within the time budget of 300 ms")
+      fail("no budget warning for size ${m}:\n${err}")
+    endif()
+  endforeach()
+  file(STRINGS ${WORK}/budget.txt rows REGEX "^MPI_Allreduce [0-9]+ [0-9]+$")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 2)
+    fail("budget.txt: ${rows}")
+  endif()
+  foreach(r ${rows})
+    string(REGEX MATCH "[0-9]+$" k "${r}")
+    if(k LESS 1 OR k GREATER_EQUAL 10000000)
+      fail("budget.txt: '${r}' is not a count cut by the budget")
+    endif()
+  endforeach()
   # combined methods under round-time synchronisation, several algorithms
   run_ok(nrep --pred-method=rse,cov_mean --var-thres=0.05,0.05 --var-win=5
          --rep-prediction=min=10,max=80,step=5 --proc-sync=roundtime --calls-list=MPI_Bcast
@@ -428,6 +507,39 @@ elseif(CASE STREQUAL "table")
     endif()
     expect_match("${err}" "mpiguide: error: ${msg}" "`${args}`")
   endforeach()
+
+elseif(CASE STREQUAL "appcond")
+  # --comm-sizes, --roots, --back-to-back: sections per communicator size, the conditions in the
+  # header, results verified, and the roots really rotating (seen by MPIGUIDE_RECORD on the
+  # intercepted `tuned` calls)
+  run(rc out err bench --calls-list=MPI_Reduce,MPI_Bcast --msizes-list=8,64 --datatype=MPI_DOUBLE
+      --op=MPI_SUM --algs=default,reduce_as_allreduce,bcast_as_allgatherv --comm-sizes=2,1
+      --roots=rotate --back-to-back=3 --nrep=4 --verify --output-file=app.dat ${Q})
+  if(NOT rc EQUAL 0)
+    fail("bench with the application's conditions: exit ${rc}\n${err}")
+  endif()
+  expect_rows(app.dat 4 16)
+  file(READ ${WORK}/app.dat t)
+  foreach(re "\n#@roots=rotate\n" "\n#@timing=back-to-back\n#@batch=3\n"
+          "\n#@comm_layout=2:1x2,1:1x1\n" "\n#@comm_size=2\nMPI_" "\n#@comm_size=1\nMPI_")
+    expect_match("${t}" "${re}" "app.dat")
+  endforeach()
+  expect_match("${err}" "verify: MPI_Reduce reduce_as_allreduce 64: pass" "verified")
+  set(ENV{MPIGUIDE_RECORD} ${WORK}/rec.txt)
+  run_ok(bench --calls-list=MPI_Reduce --msizes-list=8 --algs=tuned --roots=rotate --nrep=6
+         --warmup=0 --output-file=tuned.dat ${Q})
+  unset(ENV{MPIGUIDE_RECORD})
+  file(READ ${WORK}/rec.txt t)
+  expect_match("${t}" "\nMPI_Reduce p=2 [^\n]* roots=0:[0-9]+,1:[0-9]+ roots_other=0 rotations=[1-9]"
+               "rotating roots in the record")
+  # a resumed run completes the sections, the cut measurement with its section line
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=8,64 --comm-sizes=2,1 --nrep=3
+         --output-file=res.dat ${Q})
+  execute_process(COMMAND sh -c "head -c -20 res.dat > cut.dat && mv cut.dat res.dat"
+                  WORKING_DIRECTORY ${WORK})
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=8,64 --comm-sizes=2,1 --nrep=3
+         --output-file=res.dat --resume ${Q})
+  expect_rows(res.dat 3 4)
 
 elseif(CASE STREQUAL "verify")
   # a deliberately wrong algorithm (test variant of the registry) is caught; correct ones pass

@@ -189,6 +189,55 @@ ic_test(report_file NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=${IC}/repo
   EXPECT ${IC_OK} REJECT "#@" REPORT_FILE ${IC}/report.txt
   EXPECT_FILE "#@pgmpi alg MPI_Bcast 148 bcast_as_allgatherv\n" "calls MPI_Bcast total=[0-9]+ mockup=[1-9]")
 
+# --- MPIGUIDE_RECORD: sub-communicators recorded by size with their layout and roots; a record
+#     that cannot be written is one error line and the application still succeeds ---
+ic_test(record NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_RECORD=${IC}/record.txt ${IC_APP}
+  --subcomm
+  EXPECT ${IC_OK} REJECT "#@" "mpiguide: error" REPORT_FILE ${IC}/record.txt
+  EXPECT_FILE "^# mpiguide record" "\n#@record_version=1\n" "\n#@nprocs=3\n#@nodes=1\n#@ppn=3\n"
+    "\n#@mode=untuned\n"
+    "\nMPI_Allreduce p=3 nodes=1 ppn=3 datatype=MPI_INT esize=4 op=MPI_SUM bytes=16-31 calls=[0-9]+ "
+    "\nMPI_Allreduce p=2 nodes=1 ppn=2 datatype=MPI_INT esize=4 op=MPI_SUM bytes=128-255 [^\n]* sizes=148:"
+    "\nMPI_Bcast p=3 [^\n]* roots=2:1 roots_other=0 " "\nMPI_Bcast p=2 [^\n]* roots=1:1 "
+    "\nMPI_Bcast p=1 [^\n]* roots=0:1 " "\n# coverage: 0.0 % of " "\n#@end=[0-9]+\n$")
+ic_test(record_unwritable NP 2 RUN env LD_PRELOAD=${IC_LIB}
+  MPIGUIDE_RECORD=/nonexistent/mpiguide/record.txt ${IC_APP}
+  EXPECT ${IC_OK}
+    "mpiguide: error: /nonexistent/mpiguide/record.txt: cannot write the record \\(MPIGUIDE_RECORD\\): No such file")
+# no allocation per call while recording (the report cases above account too)
+ic_test(alloc_record NP 2 RUN env MPIGUIDE_RECORD=${IC}/alloc_record.txt
+  MPIGUIDE_PROFILES=${IC}/big $<TARGET_FILE:intercept_alloc>
+  EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide" REPORT_FILE
+  ${IC}/alloc_record.txt EXPECT_FILE
+  "\nMPI_Allreduce p=2 nodes=1 ppn=2 datatype=MPI_INT esize=4 op=MPI_SUM bytes=4-7 calls=10001 ")
+
+# --- MPIGUIDE_MATCH: a profile measured with MPI_BYTE/MPI_BOR does not apply to MPI_INT/MPI_SUM
+#     calls (other_type), unless MPIGUIDE_MATCH=size; one measured with MPI_INT/MPI_SUM does.
+#     The fast path (report only) and the general path (record: coverage lines) agree ---
+ic_test(match_other_fast NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=0 .* other_type=[1-9]"
+  REJECT "coverage")
+ic_test(match_exact_fast NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/match_int ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][0-9]* .* other_type=0")
+ic_profile(match_byte allreduce_p2.prf "#@datatype=MPI_BYTE\n#@operation=MPI_BOR\nMPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+ic_profile(match_int allreduce_p2.prf "#@datatype=MPI_INT\n#@operation=MPI_SUM\nMPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+ic_test(match_other NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_RECORD=${IC}/match_other.rec MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=0 .* other_type=[1-9]"
+    "coverage MPI_Allreduce p=2 calls=[0-9]+ covered=0 mockup=0 other_type=[1-9]")
+ic_test(match_size NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_MATCH=size
+  MPIGUIDE_RECORD=${IC}/match_size.rec MPIGUIDE_PROFILES=${IC}/match_byte ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][0-9]* .* other_type=0"
+    "coverage MPI_Allreduce p=2 [^\n]* calls_pct=100.0 ")
+ic_test(match_exact NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_RECORD=${IC}/match_exact.rec MPIGUIDE_PROFILES=${IC}/match_int ${IC_APP}
+  EXPECT ${IC_OK} "calls MPI_Allreduce total=[0-9]+ mockup=[1-9][0-9]* .* other_type=0"
+    "coverage MPI_Allreduce p=2 [^\n]* calls_pct=100.0 " "coverage all ")
+ic_test(match_bad NP 1 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_MATCH=fuzzy ${IC_APP}
+  EXPECT ${IC_OK} "mpiguide: error: MPIGUIDE_MATCH: expected exact or size, not `fuzzy`")
+
 # --- the same decision on every rank, whatever each rank's environment says ---
 ic_test(env_differ NP 1 RUN
   env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast
@@ -353,11 +402,19 @@ set_target_properties(intercept_alloc PROPERTIES ENABLE_EXPORTS ON
 ic_test(alloc_forced NP 2 RUN env MPIGUIDE_REPORT=1
   MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast $<TARGET_FILE:intercept_alloc>
   EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
-    "calls MPI_Allreduce total=10000 mockup=10000 ")
+    "calls MPI_Allreduce total=10001 mockup=10001 ")
 ic_test(alloc_tuned NP 2 RUN env MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${IC}/big
   $<TARGET_FILE:intercept_alloc>
   EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
-    "calls MPI_Allreduce total=10000 mockup=0 ")
+    "calls MPI_Allreduce total=10001 mockup=0 ")
+# tuned with an entry for every call: the guard samples, decides and agrees in the loop
+file(WRITE ${IC}/allsizes/allreduce_p2.prf
+  "MPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+ic_test(alloc_guard NP 2 RUN env MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${IC}/allsizes
+  $<TARGET_FILE:intercept_alloc>
+  EXPECT "intercept_alloc: 10000 calls, 0 allocations by libmpiguide"
+    "calls MPI_Allreduce total=10001 mockup=[0-9]+ .* guard_default=[1-9]"
+    "guard MPI_Allreduce p=2 msize=4 alg=allreduce_as_reduce_bcast calls=10001 ")
 
 # --- `mpiguide profile check` (no MPI) ---
 function(ic_cli name)
@@ -371,7 +428,36 @@ ic_cli(profile_check_example RC 0 RUN $<TARGET_FILE:mpiguide_cli> profile check
   ${CMAKE_SOURCE_DIR}/examples/profiles
   EXPECT "MPI_Allgather, 4 processes, 4 ranges" "16-16 bytes +-> allgather_as_allreduce"
     "32-32 bytes +-> allgather_as_alltoall" "64-128 bytes +-> allgather_as_allreduce"
-    "1024-2048 bytes +-> allgather_as_gather_bcast" "1 valid profile, 0 problems")
+    "1024-2048 bytes +-> allgather_as_gather_bcast"
+    "covered: 16-16, 32-32, 64-128, 1024-2048 bytes" "1 valid profile, 0 problems")
 ic_cli(profile_check_bad RC 2 RUN $<TARGET_FILE:mpiguide_cli> profile check ${IC}/bad_overlap
   EXPECT "mpiguide: error: ${IC}/bad_overlap/bad.prf:7: range 50-200 overlaps"
     "good_bcast.prf: MPI_Bcast, 3 processes, 2 ranges" "1 valid profile, 1 problem")
+
+# --- `mpiguide plan --from` (no MPI): a valid record, and the bad ones: cut short, not a
+#     record, another MPI's, a job larger than --np ---
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  set(IC_REC_LIB "Open MPI v4.1.4, package: Debian OpenMPI")
+  set(IC_REC_OTHER "MPICH Version: 4.0.2")
+  set(IC_REC_OTHER_KIND mpich)
+else()
+  set(IC_REC_LIB "MPICH Version: 4.0.2")
+  set(IC_REC_OTHER "Open MPI v4.1.4, package: Debian OpenMPI")
+  set(IC_REC_OTHER_KIND openmpi)
+endif()
+set(IC_REC_ROW "MPI_Allreduce p=2 nodes=1 ppn=2 datatype=MPI_DOUBLE esize=8 op=MPI_SUM bytes=16-31 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 other_type=0 b2b=0 sizes=24:3:1:0:0 sizes_other=0\n")
+file(WRITE ${IC}/rec_ok.txt "#@record_version=1\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
+file(WRITE ${IC}/rec_cut.txt "#@record_version=1\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}")
+file(WRITE ${IC}/rec_other.txt "#@record_version=1\n#@mpi_library=${IC_REC_OTHER}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
+ic_cli(plan_ok RC 0 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_ok.txt --cover 1
+  EXPECT "\nMPI_Allreduce --comm-sizes=2 --datatype=MPI_DOUBLE --op=MPI_SUM --msizes-list=16,24,32 ")
+ic_cli(plan_cut RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_cut.txt
+  EXPECT "mpiguide: error: ${IC}/rec_cut.txt:4: truncated: no #@end line")
+ic_cli(plan_foreign RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/match_int/allreduce_p2.prf
+  EXPECT "mpiguide: error: ${IC}/match_int/allreduce_p2.prf:1: not an mpiguide record")
+ic_cli(plan_other_mpi RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_other.txt
+  EXPECT "mpiguide: error: ${IC}/rec_other.txt: recorded under ${IC_REC_OTHER_KIND} ")
+ic_cli(plan_np RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_ok.txt --np 1
+  EXPECT "mpiguide: error: ${IC}/rec_ok.txt: the application ran MPI_Allreduce on 2 processes")
+ic_cli(plan_missing RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/nonexistent.txt
+  EXPECT "mpiguide: error: ${IC}/nonexistent.txt: cannot read the record")

@@ -1,9 +1,9 @@
-/* Allocations by libmpiguide's own code during 10,000 intercepted MPI_Allreduce calls must be
- * zero (docs/dev/design.md invariant 4). This program is linked with libmpiguide and replaces
- * malloc, calloc and realloc for the whole process; an allocation counts when its caller's address
- * lies in libmpiguide's code, so the MPI library's own allocations inside PMPI calls do not.
- * The mode (forced or tuned) comes from the environment the test sets. Also checks that the
- * in-process API (mpiguide_run_named) works in an intercepted program. */
+/* Allocations by libmpiguide's own code during 10,000 intercepted MPI_Allreduce calls (after a
+ * first one) must be zero (docs/dev/design.md invariant 4). This program is linked with libmpiguide
+ * and replaces malloc, calloc and realloc for the whole process; an allocation counts when its
+ * caller's address lies in libmpiguide's code, so the MPI library's own allocations inside PMPI
+ * calls do not. The mode (forced or tuned) comes from the environment the test sets. Also checks
+ * that the in-process API (mpiguide_run_named) works in an intercepted program. */
 #define _GNU_SOURCE
 #include "mpiguide.h"
 #include <link.h>
@@ -67,6 +67,9 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     dl_iterate_phdr(find_lib, NULL);
     x = rank + 1;
+    /* the first call a profile entry covers creates the guard's state of the communicator,
+     * once (docs/dev/design.md invariant 4); every call after it must allocate nothing */
+    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     counting = 1;
     for (int i = 0; i < CALLS; i++) {
         MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

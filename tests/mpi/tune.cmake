@@ -7,3 +7,24 @@ if(TARGET mpiguide_testalgs_cli)
             ${CMAKE_CURRENT_BINARY_DIR}/tune_e2e)
   set_tests_properties(mpi.tune_e2e.np2 PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2)
 endif()
+
+# End to end of tuning for an application: record a test program (MPI_Allreduce and MPI_Bcast on
+# MPI_DOUBLE at irregular sizes, on MPI_COMM_WORLD and on a half-size split), `tune --for` the
+# record with the slow MPI_Allreduce default of the test variant, then the tuned run must cover
+# every MPI_Allreduce call with a mock-up on both communicator sizes. Open MPI at 4 ranks (halves
+# of 2); MPICH at 2 (more ranks than cores busy-poll there, milliseconds per collective).
+if(TARGET mpiguide_testalgs_cli)
+  add_executable(apptune_app mpi/apptune_app.c)
+  target_link_libraries(apptune_app PRIVATE MPI::MPI_C)
+  if(MPIGUIDE_MPI STREQUAL "openmpi")
+    set(np 4)
+  else()
+    set(np 2)
+  endif()
+  add_test(NAME mpi.apptune_e2e.np${np}
+    COMMAND timeout 1200 sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/apptune_e2e.sh
+            $<TARGET_FILE:mpiguide_testalgs_cli> $<TARGET_FILE:mpiguide_testalgs>
+            $<TARGET_FILE:apptune_app> ${MPIEXEC_EXECUTABLE} ${np}
+            ${CMAKE_CURRENT_BINARY_DIR}/apptune_e2e)
+  set_tests_properties(mpi.apptune_e2e.np${np} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2)
+endif()

@@ -28,6 +28,15 @@ total=$(printf '%s\n' "$line" | sed -n 's/.* total=\([0-9]*\).*/\1/p')
 [ -n "$mock" ] && [ "$mock" -gt 0 ] || fail "tuned launch ran no mock-up: $line"
 [ "$mock" -eq "$total" ] || fail "tuned launch fell back to the default: $line"
 grep -q 'MPI_Bcast' "$work/out/tables/tuned.txt" || fail "no tuned validation table"
+# the validation: two fresh launches, default and tuned interleaved; the entries held there
+for k in 1 2; do
+    grep -qx '#@interleave=10' "$work/out/tuned/launch-$k/MPI_Bcast.dat" ||
+        fail "validation launch $k missing or not interleaved"
+done
+grep -Eq '^#@validated=(64|1024) bcast_as_[a-z_]+ speedup=' "$prf" || fail "profile has no #@validated line"
+grep -Eq '^  [0-9]+ profile entr(y|ies) kept, 0 rejected by validation' "$work/tune.log" ||
+    fail "tune's verdict does not say the entries were kept"
+grep -q "report: $work/out/report.html" "$work/tune.log" || fail "tune's verdict does not say where the report is"
 grep -q '<svg' "$work/out/report.html" || fail "report.html has no chart"
 if grep -Eq '(src|href)="https?:' "$work/out/report.html"; then fail "report.html loads from the network"; fi
 echo "tune found the slow MPI_Bcast default, profiled it, and the tuned launch ran mock-ups in $mock of $total calls"

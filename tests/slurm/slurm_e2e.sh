@@ -132,14 +132,15 @@ grep -q "srun --mpi=$plugin --kill-on-bad-exit=1" "$work/job.out" || fail "tune 
 
 # Raw data of both check launches and of the validation: launcher and job shape as allocated.
 ndat=0
-for dat in "$out"/raw/launch-1/*.dat "$out"/raw/launch-2/*.dat "$out"/tuned/*.dat; do
+for dat in "$out"/raw/launch-1/*.dat "$out"/raw/launch-2/*.dat "$out"/tuned/launch-1/*.dat \
+    "$out"/tuned/launch-2/*.dat; do
     [ -f "$dat" ] || fail "missing raw data: $dat"
     for kv in launcher=srun nprocs=$tasks nodes=$nodes ppn=$ppn; do
         grep -qx "#@$kv" "$dat" || fail "$dat: expected #@$kv, found $(grep -E "^#@${kv%%=*}=" "$dat" || echo nothing)"
     done
     ndat=$((ndat + 1))
 done
-[ $ndat -ge 9 ] || fail "only $ndat raw files (2 launches x (3 collectives + barrier) + 3 validations)"
+[ $ndat -ge 14 ] || fail "only $ndat raw files (2 launches x (3 collectives + barrier) + 2 x 3 validations)"
 [ ! -e "$out/raw/launch-3" ] || fail "3 check launches for --launches 2 (tasks ran as singletons?)"
 
 # Profiles: the slow Allgather default was found, and the profile records the allocation.

@@ -73,6 +73,20 @@ static FILE *synth_open(const char *outdir, int launch, const char *coll, int np
     return f;
 }
 
+/* Opens OUTDIR/tuned/launch-K/<coll>.dat (append; K from 1) for a validation launch, with a
+ * header (extra: more `#@` lines, may be NULL). */
+__attribute__((unused)) static FILE *
+synth_open_tuned(const char *outdir, int launch, const char *coll, int nprocs, const char *extra) {
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/tuned/launch-%d", outdir, launch);
+    synth_mkdirs(dir);
+    snprintf(path, sizeof path, "%s/%s.dat", dir, coll);
+    int fresh = access(path, F_OK) != 0;
+    FILE *f = fopen(path, "a");
+    if (f && fresh) fprintf(f, "#@nprocs=%d\n#@interleave=10\n%s", nprocs, extra ? extra : "");
+    return f;
+}
+
 /* n observations of alg at msize: median * exp(noise * N(0, 1)). */
 static void synth_rows(FILE *f, const char *coll, const char *alg, long long msize, double median,
                        double noise, int n) {

@@ -86,6 +86,16 @@ static const struct {
      "--op: MPI_BOR does not apply"},
     {"--datatype=MPI_CHAR --op=MPI_MAX --calls-list=MPI_Reduce", "--op: MPI_MAX does not apply"},
     {"--help=yes", "--help: takes no value"},
+    {"--comm-sizes=0", "--comm-sizes: 0 is out of range"},
+    {"--comm-sizes=4,2,4", "--comm-sizes: 4 listed twice"},
+    {"--comm-sizes=two", "--comm-sizes: 'two' is not a number"},
+    {"--roots=rotat", "--roots: 'rotat' is not a number"},
+    {"--roots=-1", "--roots: -1 is out of range"},
+    {"--roots=0,1,0", "--roots: 0 listed twice"},
+    {"--root=1 --roots=rotate", "--roots: cannot be combined with --root"},
+    {"--back-to-back=0", "--back-to-back: 0 is out of range"},
+    {"--back-to-back", "--back-to-back: missing value"},
+    {"--irregular=same --table --comm-sizes=2", "--table: measures the paper's fixed"},
 };
 
 static void test_errors(void) {
@@ -153,6 +163,32 @@ static void test_every_option(void) {
               !strcmp(copy.algs[1], o.algs[1]) && copy.msizes[3] == o.msizes[3],
           "deep copy");
     mg_bench_opts_free(&copy);
+    mg_bench_opts_free(&o);
+}
+
+/* The application's conditions: sub-communicator sizes, root sequences, back-to-back timing. */
+static void test_app_conditions(void) {
+    mg_bench_opts o, copy;
+    char err[600], roots[64];
+    CHECK(parse("--comm-sizes=8,4,2 --roots=3,0,1 --back-to-back=16", &o, err, sizeof err) == 0,
+          "%s", err);
+    CHECK(o.ncomm_sizes == 3 && o.comm_sizes[0] == 8 && o.comm_sizes[2] == 2, "comm sizes");
+    CHECK(o.nroots == 3 && o.roots[0] == 3 && !o.roots_rotate && o.batch == 16, "roots, batch");
+    mg_bench_roots_text(&o, roots, sizeof roots);
+    CHECK(!strcmp(roots, "3,0,1"), "#@roots of a list: %s", roots);
+    CHECK(mg_bench_opts_copy(&copy, &o) == 0 && copy.roots != o.roots && copy.roots[2] == 1 &&
+              copy.comm_sizes != o.comm_sizes && copy.comm_sizes[1] == 4,
+          "deep copy of the lists");
+    mg_bench_opts_free(&copy);
+    mg_bench_opts_free(&o);
+    CHECK(parse("--roots=rotate", &o, err, sizeof err) == 0 && o.roots_rotate && !o.nroots, "%s",
+          err);
+    mg_bench_roots_text(&o, roots, sizeof roots);
+    CHECK(!strcmp(roots, "rotate"), "#@roots rotate: %s", roots);
+    mg_bench_opts_free(&o);
+    CHECK(parse("--root=2", &o, err, sizeof err) == 0 && !o.batch && !o.ncomm_sizes, "%s", err);
+    mg_bench_roots_text(&o, roots, sizeof roots);
+    CHECK(!strcmp(roots, "2"), "#@roots of a fixed root: %s", roots);
     mg_bench_opts_free(&o);
 }
 
@@ -239,6 +275,7 @@ int main(void) {
     test_errors();
     test_defaults();
     test_every_option();
+    test_app_conditions();
     test_aliases();
     test_tables();
     test_irregular_table();

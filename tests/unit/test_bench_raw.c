@@ -2,6 +2,8 @@
  * the start of its measurement, and malformed files rejected with FILE:LINE. */
 #include "check.h"
 #include "rawdata/scan.h"
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *whole = "#@nprocs=4\n#@procsync=dissemination\n"
@@ -20,10 +22,10 @@ static void test_whole(void) {
           "header keys");
     CHECK(s.nmeas == 3 && s.meas[0].rows == 2 && s.meas[1].rows == 1 && s.meas[2].rows == 2,
           "measurements %d", s.nmeas);
-    CHECK(mg_raw_done(&s, "MPI_Bcast", "default", 8) &&
-              mg_raw_done(&s, "MPI_Bcast", "default", 64) &&
-              mg_raw_done(&s, "MPI_Bcast", "bcast_as_allgatherv", 8) &&
-              !mg_raw_done(&s, "MPI_Bcast", "bcast_as_allgatherv", 64),
+    CHECK(mg_raw_done(&s, "MPI_Bcast", "default", 8, 0) &&
+              mg_raw_done(&s, "MPI_Bcast", "default", 64, 0) &&
+              mg_raw_done(&s, "MPI_Bcast", "bcast_as_allgatherv", 8, 0) &&
+              !mg_raw_done(&s, "MPI_Bcast", "bcast_as_allgatherv", 64, 0),
           "done");
     CHECK(s.keep == strlen(whole) && s.dropped == 0, "keep all");
     mg_raw_scan_free(&s);
@@ -36,7 +38,7 @@ static void test_cut(void) {
     mg_raw_scan s;
     char err[600];
     CHECK(mg_raw_scan_text(text, strlen(text), "f", &s, err, sizeof err) == 0, "%s", err);
-    CHECK(s.nmeas == 3 && !mg_raw_done(&s, "MPI_Gather", "default", 8), "unfinished dropped");
+    CHECK(s.nmeas == 3 && !mg_raw_done(&s, "MPI_Gather", "default", 8, 0), "unfinished dropped");
     CHECK(s.keep == strlen(whole) && s.dropped == 2, "keep %zu of %zu, dropped %lld", s.keep,
           strlen(text), (long long)s.dropped);
     mg_raw_scan_free(&s);
@@ -49,6 +51,31 @@ static void test_cut(void) {
     CHECK(mg_raw_scan_text("", 0, "f", &s, err, sizeof err) == 0 && s.keep == 0 && s.nkeys == 0,
           "empty file");
     mg_raw_scan_free(&s);
+}
+
+/* --comm-sizes: the same (test, alg, msize) in two sections are two measurements; a measurement
+ * cut short is dropped together with the section line written with it. */
+static void test_sections(void) {
+    const char *head = "#@nprocs=4\n"
+                       "#@comm_size=4\nMPI_Bcast default 0 8 0.1\nMPI_Bcast default 1 8 0.1\n"
+                       "#@comm_size=2\nMPI_Bcast default 0 8 0.2\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s#@comm_size=4\nMPI_Bcast default 0 64 0.1\nMPI_Bcast de", head);
+    mg_raw_scan s;
+    char err[600];
+    CHECK(mg_raw_scan_text(text, strlen(text), "f", &s, err, sizeof err) == 0, "%s", err);
+    CHECK(s.nmeas == 2 && mg_raw_done(&s, "MPI_Bcast", "default", 8, 4) &&
+              mg_raw_done(&s, "MPI_Bcast", "default", 8, 2) &&
+              !mg_raw_done(&s, "MPI_Bcast", "default", 8, 0) &&
+              !mg_raw_done(&s, "MPI_Bcast", "default", 64, 4),
+          "sections: %d measurements", s.nmeas);
+    CHECK(s.keep == strlen(head) && s.nkeys == 1, "cut with its section line: keep %zu of %zu",
+          s.keep, strlen(head));
+    mg_raw_scan_free(&s);
+    const char *bad = "#@comm_size=0\n";
+    CHECK(mg_raw_scan_text(bad, strlen(bad), "f", &s, err, sizeof err) == 2 &&
+              strstr(err, "f:1: bad #@comm_size"),
+          "bad section: %s", err);
 }
 
 static void test_bad(void) {
@@ -73,6 +100,7 @@ static void test_bad(void) {
 int main(void) {
     test_whole();
     test_cut();
+    test_sections();
     test_bad();
     return DONE();
 }

@@ -1,11 +1,13 @@
-/* Replays the committed fuzz corpora (tests/fuzz/corpus/{profile,config}) through the two
+/* Replays the committed fuzz corpora (tests/fuzz/corpus/{profile,config,record}) through the
  * libFuzzer harnesses in every build, plus every prefix and a byte flip of each profile input,
  * so the parsers' invariants are checked even where clang's -fsanitize=fuzzer is missing.
  * A violated invariant traps (the test then fails). */
 #define MG_FUZZ_PROFILE_ENTRY fuzz_profile_one
 #define MG_FUZZ_CONFIG_ENTRY  fuzz_config_one
+#define MG_FUZZ_RECORD_ENTRY  fuzz_record_one
 #include "../fuzz/fuzz_config.c"
 #include "../fuzz/fuzz_profile.c"
+#include "../fuzz/fuzz_record.c"
 #include "check.h"
 #include <dirent.h>
 #include <stdio.h>
@@ -51,8 +53,10 @@ static int replay(const char *sub, int (*one)(const uint8_t *, size_t), int muta
 int main(void) {
     int p = replay("profile", fuzz_profile_one, 1);
     int c = replay("config", fuzz_config_one, 1);
+    int r = replay("record", fuzz_record_one, 1);
     CHECK(p >= 10, "profile corpus has %d inputs", p);
     CHECK(c >= 4, "config corpus has %d inputs", c);
-    printf("replayed %d profile and %d config inputs\n", p, c);
+    CHECK(r >= 6, "record corpus has %d inputs", r);
+    printf("replayed %d profile, %d config and %d record inputs\n", p, c, r);
     return DONE();
 }

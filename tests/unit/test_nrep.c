@@ -158,7 +158,8 @@ static void test_options(void) {
         {"--t1-thres=2", "--t1-thres: '2' is out of range"},
         {"--b1=1", "--b1: 1 is out of range"},
         {"--nrep=5", "--nrep: is an option of bench, not of nrep"},
-        {"--rt-bench-time-ms=5", "--rt-bench-time-ms: is an option of bench"},
+        {"--rt-bench-time-ms=0", "--rt-bench-time-ms: '0' is out of range"},
+        {"--interleave=5", "--interleave: is an option of bench"},
         {"--bogus", "--bogus: unknown option"},
         {"--proc-sync=window", "--proc-sync: window needs fixed"},
         {"--calls-list=MPI_Foo", "--calls-list: unknown collective"},
@@ -196,8 +197,12 @@ static void test_options(void) {
     mg_nrep_opts_free(&o);
     rc = parse("", &o, err, sizeof err);
     CHECK(rc == 0 && o.rule.methods == (1u << MG_NREP_RSE) && o.rule.thres[MG_NREP_RSE] == 0.025 &&
-              o.rule.min == 20 && o.rule.max == 1000 && o.rule.step == 10 && !o.hpcasia,
-          "defaults");
+              o.rule.min == 20 && o.rule.max == 1000 && o.rule.step == 10 && !o.hpcasia &&
+              o.bench.time_ms == MG_NREP_DEFAULT_BUDGET_MS,
+          "defaults (budget %g ms)", o.bench.time_ms);
+    mg_nrep_opts_free(&o);
+    rc = parse("--rt-bench-time-ms=250", &o, err, sizeof err);
+    CHECK(rc == 0 && o.bench.time_ms == 250, "a budget per prediction: %s", err);
     mg_nrep_opts_free(&o);
 }
 

@@ -77,6 +77,40 @@ static const bad_case bad[] = {
      6, "communicator size only"},
     {"nul byte", "MPI_Allgather\n4\0\n", 2, "NUL"},
     {"bad nodes", "#@nodes=two\n" HEAD "0\n", 1, "#@nodes"},
+    {"validated short", "#@validated=32 allgather_as_alltoall speedup=1.2\n" HEAD "1\n32 32 1\n", 1,
+     "#@validated: expected"},
+    {"validated unknown key",
+     "#@validated=32 allgather_as_alltoall speedup=1.2 min_speedup=1.1 launches=2 q=0.1\n" HEAD
+     "1\n32 32 1\n",
+     1, "unknown or repeated `q=0.1`"},
+    {"validated repeated key",
+     "#@validated=32 allgather_as_alltoall speedup=1.2 speedup=1.1 launches=2 p=0.1\n" HEAD
+     "1\n32 32 1\n",
+     1, "unknown or repeated"},
+    {"validated bad p",
+     "#@validated=32 allgather_as_alltoall speedup=1.2 min_speedup=1.1 launches=2 p=2\n" HEAD
+     "1\n32 32 1\n",
+     1, "bad value in `p=2`"},
+    {"validated zero launches",
+     "#@validated=32 allgather_as_alltoall speedup=1.2 min_speedup=1.1 launches=0 p=0.01\n" HEAD
+     "1\n32 32 1\n",
+     1, "bad value in `launches=0`"},
+    {"validated negative size",
+     "#@validated=-32 allgather_as_alltoall speedup=1.2 min_speedup=1.1 launches=2 p=0.01\n" HEAD
+     "1\n32 32 1\n",
+     1, "#@validated: expected"},
+    {"validated unknown alg",
+     "#@validated=32 allgather_as_nothing speedup=1.2 min_speedup=1.1 launches=2 p=0.01\n" HEAD
+     "1\n32 32 1\n",
+     1, "unknown algorithm `allgather_as_nothing`"},
+    {"validated not selected",
+     "#@validated=64 allgather_as_alltoall speedup=1.2 min_speedup=1.1 launches=2 p=0.01\n" HEAD
+     "1\n32 32 1\n",
+     1, "selects the default at 64, not allgather_as_alltoall"},
+    {"validated other alg",
+     "#@validated=32 allgather_as_allreduce speedup=1.2 min_speedup=1.1 launches=2 p=0.01\n" HEAD
+     "1\n32 32 1\n",
+     1, "selects allgather_as_alltoall at 32, not allgather_as_allreduce"},
     {"zero ppn", "#@ppn=0\n" HEAD "0\n", 1, "#@ppn"},
 };
 
@@ -135,6 +169,28 @@ static void test_provenance(void) {
     mg_profile_free(&p);
 }
 
+/* `#@validated=` lines are kept, in file order, with every value. */
+static void test_validated(void) {
+    const char *t = "#@validated=32 allgather_as_alltoall speedup=1.25 min_speedup=1.2 launches=2 "
+                    "p=0.0031\n" HEAD "2\n32 64 1\n1024 1024 1\n"
+                    "#@validated=1024 allgather_as_alltoall p=1e-05 launches=3 speedup=2 "
+                    "min_speedup=1.5\n";
+    mg_profile p;
+    mg_perr err;
+    CHECK(mg_profile_parse(t, strlen(t), &p, &err) == 0, "validated: %d: %s", err.line, err.what);
+    CHECK(p.nvalid == 2, "validated lines: %d", p.nvalid);
+    if (p.nvalid == 2) {
+        CHECK(p.valid[0].msize == 32 && !strcmp(p.valid[0].alg, "allgather_as_alltoall") &&
+                  p.valid[0].speedup == 1.25 && p.valid[0].min_speedup == 1.2 &&
+                  p.valid[0].launches == 2 && p.valid[0].p == 0.0031 && p.valid[0].line == 1,
+              "first validated line");
+        CHECK(p.valid[1].msize == 1024 && p.valid[1].speedup == 2 && p.valid[1].launches == 3 &&
+                  p.valid[1].p == 1e-5 && p.valid[1].line == 9,
+              "second validated line (keys in another order)");
+    }
+    mg_profile_free(&p);
+}
+
 /* The pure tables must be the registry's rows in the registry's order. */
 static void test_names(void) {
     CHECK(mg_ncolls == MPIGUIDE_COLL_COUNT, "collective count");
@@ -160,15 +216,20 @@ static void test_names(void) {
 
 /* Rendering is the inverse of parsing: ranges, names in order of first use, provenance. */
 static void test_render(void) {
-    const mg_profile_kv prov[] = {{"mpi_library", "Open MPI v4.1.4"},
-                                  {"nodes", "2"},
-                                  {"ppn", ""},
-                                  {"datatype", "MPI_DOUBLE"}};
+    const mg_profile_kv prov[] = {
+        {"mpi_library", "Open MPI v4.1.4"},
+        {"nodes", "2"},
+        {"ppn", ""},
+        {"datatype", "MPI_DOUBLE"},
+        {"validated",
+         "16 allreduce_as_reducescatter_allgatherv speedup=1.5 min_speedup=1.4 launches=2 p=0.001"},
+        {"validated",
+         "8 allreduce_as_reduce_bcast speedup=1.1 min_speedup=1.06 launches=2 p=0.02"}};
     const mg_profile_wrange r[] = {{8, 8, "allreduce_as_reduce_bcast"},
                                    {16, 1024, "allreduce_as_reducescatter_allgatherv"},
                                    {4096, INT64_MAX, "allreduce_as_reduce_bcast"}};
     char *text =
-        mg_profile_render("MPI_Allreduce", 6, prov, 4, "# two lines\n# of comment\n", r, 3);
+        mg_profile_render("MPI_Allreduce", 6, prov, 6, "# two lines\n# of comment\n", r, 3);
     CHECK(text != NULL, "render failed");
     if (!text) return;
     mg_profile p;
@@ -186,6 +247,9 @@ static void test_render(void) {
         CHECK(!strcmp(p.mpi_library, "Open MPI v4.1.4") && p.nodes == 2 && p.ppn == 0 &&
                   !strcmp(p.datatype, "MPI_DOUBLE"),
               "provenance %s %d %d %s", p.mpi_library, p.nodes, p.ppn, p.datatype);
+        CHECK(p.nvalid == 2 && p.valid[0].msize == 16 && p.valid[0].speedup == 1.5 &&
+                  p.valid[1].msize == 8 && p.valid[1].min_speedup == 1.06,
+              "validated lines back: %d", p.nvalid);
         mg_profile_free(&p);
     }
     CHECK(
@@ -270,6 +334,7 @@ static void test_dir(void) {
 
 int main(void) {
     test_render();
+    test_validated();
     test_example();
     test_provenance();
     test_names();

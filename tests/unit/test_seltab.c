@@ -84,6 +84,38 @@ int main(void) {
     free(copy);
     CHECK(mg_seltab_view(NULL, 0, &v) != 0, "NULL refused");
 
+    /* what each profile was measured with: element size and, for reductions, the op class */
+    struct {
+        const char *coll, *datatype, *op;
+        int esize, opclass;
+    } types[] = {
+        {"MPI_Allreduce", "MPI_DOUBLE", "MPI_SUM", 8, MG_OPC_ARITH},
+        {"MPI_Allreduce", "MPI_BYTE", "MPI_BOR", 1, MG_OPC_BIT},
+        {"MPI_Reduce", "MPI_INT", "MPI_MAX", 4, MG_OPC_MINMAX},
+        {"MPI_Bcast", "MPI_DOUBLE", "MPI_SUM", 8, 0},   /* not a reduction: no op class */
+        {"MPI_Allreduce", "", "", 0, 0},                /* hand-written: any call */
+        {"MPI_Gatherv", "MPI_INT", "", 0, 0},           /* size by p only: any datatype */
+        {"MPI_Allgather", "MPI_LONG_DOUBLE", "", 0, 0}, /* not a datatype the tools know */
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        mg_profile one = random_profile(mg_coll_lookup(types[i].coll), 4, 3);
+        snprintf(one.datatype, sizeof one.datatype, "%s", types[i].datatype);
+        snprintf(one.operation, sizeof one.operation, "%s", types[i].op);
+        mg_profile_set s1 = {1, 1, &one, NULL};
+        void *b1 = NULL;
+        size_t n1 = 0;
+        mg_selview v1;
+        CHECK(mg_seltab_build(&s1, &b1, &n1) == 0 && mg_seltab_view(b1, n1, &v1) == 0, "build");
+        CHECK(v1.prof[0].esize == types[i].esize && v1.prof[0].opclass == types[i].opclass,
+              "%s %s %s: esize %d opclass %d, want %d %d", types[i].coll, types[i].datatype,
+              types[i].op, v1.prof[0].esize, v1.prof[0].opclass, types[i].esize, types[i].opclass);
+        mg_seltab_match_size(b1); /* MPIGUIDE_MATCH=size */
+        CHECK(mg_seltab_view(b1, n1, &v1) == 0 && !v1.prof[0].esize && !v1.prof[0].opclass,
+              "%s: MPIGUIDE_MATCH=size accepts any datatype and op", types[i].coll);
+        free(b1);
+        free(one.ranges);
+    }
+
     /* no profiles at all */
     mg_profile_set none = {0};
     void *b2 = NULL;

@@ -129,6 +129,32 @@ int main(void) {
           saw_verify, saw_cfg);
     CHECK(s.verify == 0 && s.report == MG_REPORT_FILE, "verify off after bad value; report file");
 
+    /* MPIGUIDE_GUARD: on unless 0; a bad value is an error and keeps it on */
+    const struct {
+        const char *v;
+        int guard, errors;
+    } gc[] = {{NULL, 1, 0}, {"", 1, 0}, {"1", 1, 0}, {"0", 0, 0}, {"off", 1, 1}};
+    for (size_t i = 0; i < sizeof gc / sizeof gc[0]; i++) {
+        var vg[] = {{"MPIGUIDE_GUARD", gc[i].v}, {NULL, NULL}};
+        n = read_with(gc[i].v ? vg : vg + 1, 0, NULL, &s, &l);
+        CHECK(s.guard == gc[i].guard && n == gc[i].errors &&
+                  (!n || !strcmp(l.where[0], "MPIGUIDE_GUARD")),
+              "MPIGUIDE_GUARD=%s: guard %d, %d errors", gc[i].v ? gc[i].v : "(unset)", s.guard, n);
+    }
+    /* MPIGUIDE_RECORD names a file (0 is off); MPIGUIDE_MATCH is exact (default) or size */
+    var v6[] = {{"MPIGUIDE_RECORD", "/tmp/rec.txt"}, {"MPIGUIDE_MATCH", "size"}, {NULL, NULL}};
+    n = read_with(v6, 0, NULL, &s, &l);
+    CHECK(n == 0 && s.record && !strcmp(s.record_path, "/tmp/rec.txt") && s.match_size,
+          "record and match=size: %d errors", n);
+    var v7[] = {{"MPIGUIDE_RECORD", "0"}, {"MPIGUIDE_MATCH", "exact"}, {NULL, NULL}};
+    n = read_with(v7, 0, NULL, &s, &l);
+    CHECK(n == 0 && !s.record && !s.match_size, "record 0 is off, match exact");
+    var v8[] = {{"MPIGUIDE_MATCH", "loose"}, {NULL, NULL}};
+    n = read_with(v8, 0, NULL, &s, &l);
+    CHECK(n == 1 && !strcmp(l.where[0], "MPIGUIDE_MATCH") && strstr(l.what[0], "`loose`") &&
+              !s.match_size,
+          "bad MPIGUIDE_MATCH: %d errors", n);
+
     /* config file applies; MPIGUIDE_OFF reads nothing */
     char cfg[] = "/tmp/mg_test_settings_XXXXXX";
     int fd = mkstemp(cfg);

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Tuning real applications for themselves (issue 10): hpcc (the HPC Challenge benchmark) and
+# LAMMPS (its `melt` example), unmodified, as Debian ships them built against Open MPI. Each is
+# recorded under libmpiguide (MPIGUIDE_RECORD), tuned for its record (`mpiguide tune --for`),
+# recorded once more tuned (the coverage), then run without libmpiguide and tuned, interleaved,
+# LAUNCHES times each. Prints per collective the share of the collective time the profiles
+# covered and how much of it ran a mock-up, and each application's figures of merit, default
+# against tuned (medians over the launches). Where nothing beats the default, the profiles
+# hold only default ranges and the figures of merit differ by noise only: that is the result.
+# Run it alone on the machine (timings): flock -x /work/machine.lock bench/app_tune.sh
+# usage: bench/app_tune.sh [BUILD_DIR] [LAUNCHES] [NP]   (default build/openmpi, 5, 2)
+#        bench/app_tune.sh --report WORKDIR                 (the tables of an earlier run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+report_only=
+if [ "${1:-}" = --report ]; then
+    report_only=$2
+    set -- build/openmpi "$(ls "$report_only"/hpcc/default-*.fom | wc -l)" 2
+fi
+build=$(cd "${1:-build/openmpi}" && pwd)
+launches=${2:-5}
+np=${3:-2}
+lib=$build/lib/libmpiguide.so
+tool=$build/bin/mpiguide
+[ -x "$tool" ] && [ -f "$lib" ] || { echo "app_tune.sh: no build in $build" >&2; exit 2; }
+"$tool" --version | grep -q openmpi || { echo "app_tune.sh: $build is not an Open MPI build (Debian's hpcc and lammps are)" >&2; exit 2; }
+
+# the applications, from Debian's archive (their own packages, built against Open MPI)
+need=()
+command -v hpcc >/dev/null || need+=(hpcc)
+command -v lmp >/dev/null || need+=(lammps)
+[ -f /usr/share/lammps/examples/melt/in.melt ] || need+=(lammps-examples)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "app_tune.sh: installing ${need[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get install -y --no-install-recommends "${need[@]}" >&2
+fi
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun="mpirun.openmpi -np $np"
+work=${report_only:-$(mktemp -d /tmp/app_tune.XXXXXX)}
+echo "app_tune.sh: work directory $work, $np ranks, $launches launches each way" >&2
+
+# hpcc reads ./hpccinf.txt: HPL N=2000 on a 1 x NP grid (a few seconds per run)
+hpcc_input() {
+    sed -e 's/^1000         Ns/2000         Ns/' -e 's/^2            Ps/1            Ps/' \
+        -e "s/^2            Qs/$np            Qs/" /usr/share/doc/hpcc/examples/_hpccinf.txt \
+        >"$1/hpccinf.txt"
+}
+
+# run APP DIR [ENV...]: one run of the application in a fresh directory DIR
+run() {
+    local app=$1 dir=$2
+    shift 2
+    rm -rf "$dir" && mkdir -p "$dir"
+    case $app in
+    hpcc)
+        hpcc_input "$dir"
+        (cd "$dir" && timeout 900 $mpirun env "$@" hpcc >out.txt 2>&1)
+        ;;
+    lammps)
+        (cd "$dir" && timeout 900 $mpirun env "$@" lmp -in /usr/share/lammps/examples/melt/in.melt \
+            -log none >out.txt 2>&1)
+        ;;
+    esac
+}
+
+# the figures of merit of one run: "name value better" lines (better: high or low)
+merit() {
+    local app=$1 dir=$2
+    case $app in
+    hpcc)
+        awk -F= '
+            /^HPL_Tflops=/ { print "HPL_Tflops", $2, "high" }
+            /^PTRANS_GBs=/ { print "PTRANS_GBs", $2, "high" }
+            /^MPIRandomAccess_GUPs=/ { print "MPIRandomAccess_GUPs", $2, "high" }
+            /^MPIFFT_Gflops=/ { print "MPIFFT_Gflops", $2, "high" }
+            /^RandomlyOrderedRingBandwidth_GBytes=/ { print "RingBandwidth_GBytes", $2, "high" }
+            /^RandomlyOrderedRingLatency_usec=/ { print "RingLatency_usec", $2, "low" }' \
+            "$dir/hpccoutf.txt"
+        ;;
+    lammps)
+        awk '/^Loop time of/ { print "loop_time_s", $4, "low" }' "$dir/out.txt"
+        ;;
+    esac
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+for app in hpcc lammps; do
+    [ -z "$report_only" ] || break
+    w=$work/$app
+    mkdir -p "$w"
+    echo "app_tune.sh: $app: recording" >&2
+    run "$app" "$w/record" LD_PRELOAD="$lib" MPIGUIDE_RECORD="$w/record.txt" ||
+        { echo "app_tune.sh: $app: the recording run failed ($w/record/out.txt)" >&2; exit 1; }
+    echo "app_tune.sh: $app: tune --for the record" >&2
+    "$tool" tune --launcher "$mpirun" --for "$w/record.txt" -o "$w/tune" --launches 3 --cover 0.99 \
+        --quiet \
+        >"$w/tune.log" 2>&1 || { echo "app_tune.sh: $app: tune failed ($w/tune.log)" >&2; exit 1; }
+    echo "app_tune.sh: $app: recording the tuned run (coverage)" >&2
+    run "$app" "$w/covered" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" \
+        MPIGUIDE_RECORD="$w/tuned.txt" ||
+        { echo "app_tune.sh: $app: the tuned run failed ($w/covered/out.txt)" >&2; exit 1; }
+    for i in $(seq 1 "$launches"); do
+        echo "app_tune.sh: $app: launch $i of $launches (default, then tuned)" >&2
+        run "$app" "$w/default-$i" && merit "$app" "$w/default-$i" >"$w/default-$i.fom"
+        run "$app" "$w/tuned-$i" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" &&
+            merit "$app" "$w/tuned-$i" >"$w/tuned-$i.fom"
+    done
+done
+
+echo
+echo "Tuning for the application: $np ranks, $(mpirun.openmpi --version | head -1), $(nproc) cores"
+echo
+echo "Share of each collective's time covered by a profile entry (tuned run, record of it):"
+printf '%-8s %-16s %8s %12s %9s %9s %9s\n' application collective calls time_s covered mockup of_coll
+for app in hpcc lammps; do
+    awk -v app=$app '
+        /^MPI_/ {
+            c = $1
+            for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            calls[c] += v["calls"]; t[c] += v["time_s"]; cov[c] += v["covered_s"]
+            mock[c] += v["mockup"]; all += v["time_s"]
+        }
+        END {
+            for (c in t)
+                printf "%-8s %-16s %8d %12.6f %8.1f%% %9d %8.1f%%\n", app, c, calls[c], t[c],
+                       (t[c] > 0 ? 100 * cov[c] / t[c] : 0), mock[c], (all > 0 ? 100 * t[c] / all : 0)
+        }' "$work/$app/tuned.txt" | sort -k5,5gr
+done
+echo
+echo "Profile entries that chose a mock-up (all others are default ranges):"
+for app in hpcc lammps; do
+    found=0
+    for f in "$work/$app/tune/profiles"/*.prf; do
+        [ -f "$f" ] || continue
+        while read -r line; do
+            echo "  $app $(basename "$f" .prf): $line"
+            found=1
+        done < <(grep '^#@range=' "$f" | grep -v ' default: ' | sed 's/^#@range=//' | cut -c1-150)
+    done
+    [ $found -eq 1 ] || echo "  $app: none: no mock-up beat the default at the recorded sizes"
+done
+echo
+echo "Figures of merit, median over $launches launches, default (no libmpiguide) and tuned, interleaved:"
+printf '%-8s %-22s %14s %14s %10s\n' application figure default tuned tuned/def
+for app in hpcc lammps; do
+    w=$work/$app
+    for fig in $(cat "$w"/default-*.fom | awk '{ print $1 }' | sort -u); do
+        better=$(cat "$w"/default-*.fom | awk -v f="$fig" '$1 == f { print $3; exit }')
+        d=$(cat "$w"/default-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
+        t=$(cat "$w"/tuned-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
+        awk -v a=$app -v f="$fig" -v d="$d" -v t="$t" -v b="$better" 'BEGIN {
+            printf "%-8s %-22s %14.6g %14.6g %9.3f  (%s is better)\n", a, f, d, t, (d > 0 ? t / d : 0),
+                   (b == "high" ? "higher" : "lower") }'
+    done
+done
+echo
+echo "Records, plans, profiles and logs: $work"

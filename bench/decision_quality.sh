@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Are tune's decisions trustworthy? For each MPI: `mpiguide tune` twice on the same input (A and
+# B), then an independent re-measurement of A's profiles in REMEASURE fresh launches (the
+# default and the tuned library interleaved, as tune's validation measures them).
+#
+#   stability  the agreement of A's and B's profiles (`mpiguide compare A B`): Jaccard index
+#              = entries with the same choice / entries either has (1 when neither has any)
+#   precision  the share of A's kept entries whose speed-up holds in the re-measurement
+#              (median over its launches of default / tuned >= 1.05)
+#   regressions  A's kept entries where tuned is more than 5 % slower than the default in the
+#              re-measurement (speed-up below 1/1.05; must be none)
+#
+# Targets (issue 11): Jaccard >= 0.8, precision >= 0.95, no regression. Timing-sensitive: run
+# it alone (flock -x /work/machine.lock on the shared machine). Every launch is bounded by
+# timeout.
+#
+# Usage: bench/decision_quality.sh [OUTDIR]   (default out/decision_quality)
+# Environment: MPIS (default "openmpi mpich"), NP (default 2), INPUT (default: the small input
+# below), LAUNCHES (check launches per tune, default 3), VALIDATE (validation launches, default
+# 2), REMEASURE (default 3), BUILD (default build: trees BUILD/<mpi>).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-out/decision_quality}
+mpis=${MPIS:-openmpi mpich}
+np=${NP:-2}
+launches=${LAUNCHES:-3}
+validate=${VALIDATE:-2}
+remeasure=${REMEASURE:-3}
+build=${BUILD:-build}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 HYDRA_LAUNCHER=fork
+mkdir -p "$out"
+input=${INPUT:-$out/input.txt}
+if [ -z "${INPUT:-}" ]; then
+  # small on purpose: sizes where 2-rank runs of Open MPI and MPICH have violations, and sizes
+  # where they have none (the no-regression side), each measurement bounded in time
+  cat >"$input" <<'IN'
+MPI_Allgather  --msizes-list=8,4096,262144 --nrep=400 --rt-bench-time-ms=150
+MPI_Allreduce  --msizes-list=8,4096,262144 --nrep=400 --rt-bench-time-ms=150
+MPI_Bcast      --msizes-list=8,4096,262144 --nrep=400 --rt-bench-time-ms=150
+MPI_Reduce_scatter_block --msizes-list=8,4096,262144 --nrep=400 --rt-bench-time-ms=150
+MPI_Scan       --msizes-list=8,4096,262144 --nrep=400 --rt-bench-time-ms=150
+IN
+fi
+
+summary=$out/summary.txt
+: >"$summary"
+for mpi in $mpis; do
+  tree=$build/$mpi
+  bin=$PWD/$tree/bin/mpiguide
+  lib=$(readlink -f "$tree/lib/libmpiguide.so")
+  [ -x "$bin" ] && [ -f "$lib" ] || { echo "decision_quality: no build in $tree (scripts/build.sh $mpi)" >&2; exit 1; }
+  launcher="mpirun.$mpi -np $np"
+  [ "$mpi" = openmpi ] && [ "$np" -gt "$(nproc)" ] && launcher="$launcher --oversubscribe"
+  dir=$out/$mpi
+  rm -rf "$dir" && mkdir -p "$dir"
+  for run in A B; do
+    echo "# $mpi: tune $run ($launches check launches, $validate validation launches)" >&2
+    timeout 3600 "$bin" tune --launcher "$launcher" -f "$input" -o "$dir/$run" --launches "$launches" \
+      --validate-launches "$validate" -s --quiet >"$dir/tune-$run.log" 2>&1 ||
+      { tail -20 "$dir/tune-$run.log" >&2; echo "decision_quality: tune $run failed ($mpi)" >&2; exit 1; }
+  done
+  timeout 600 "$bin" compare "$dir/A" "$dir/B" >"$dir/compare.txt" 2>&1 || true
+  agree=$(grep '^profile agreement:' "$dir/compare.txt" || echo "profile agreement: not available")
+
+  # the independent re-measurement of A's profiles: A's check data and fresh validation launches
+  rem=$dir/remeasure
+  mkdir -p "$rem"
+  ln -s "$(readlink -f "$dir/A/raw")" "$rem/raw"
+  for k in $(seq 1 "$remeasure"); do
+    mkdir -p "$rem/tuned/launch-$k"
+    echo "# $mpi: re-measurement $k of $remeasure" >&2
+    while read -r call args; do
+      case $call in '' | '#'*) continue ;; esac
+      # shellcheck disable=SC2086
+      timeout 1200 $launcher env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$dir/A/profiles" MPIGUIDE_GUARD=0 "$bin" bench \
+        $args --calls-list="$call" --algs=default,tuned --interleave=10 --shuffle --quiet \
+        --output-file="$rem/tuned/launch-$k/$call.dat" </dev/null >/dev/null
+    done <"$input"
+  done
+  timeout 600 "$bin" analyze -s "$rem" >/dev/null 2>&1 || true
+
+  # A's kept entries, and what the re-measurement says about each (tuned.csv: collective,
+  # msize, entry, default_median_s, tuned_median_s, default_over_tuned, ..., verdict)
+  awk -F, -v remfile="$rem/tables/tuned.csv" '
+    BEGIN {
+      while ((getline line < remfile) > 0) {
+        split(line, f, ",")
+        if (f[1] == "collective") continue
+        def[f[1] " " f[2]] = f[4]; tun[f[1] " " f[2]] = f[5]; sp[f[1] " " f[2]] = f[6]
+      }
+    }
+    $1 != "collective" && $NF == "kept" {
+      k = $1 " " $2; kept++
+      if (!(k in sp)) { printf "  %s: not re-measured\n", k; missing++; next }
+      # the re-measured speed-up is the median over its launches of default / tuned measured
+      # side by side; tuned more than 5 % slower than the default is a regression
+      hold = sp[k] + 0 >= 1.05; regress = sp[k] + 0 < 1 / 1.05
+      holds += hold; regressions += regress
+      printf "  %s B -> %s: validated in A %.3f, re-measured %.3f%s%s\n", k, $3, $6, sp[k],
+             hold ? "" : " (does not hold)", regress ? " REGRESSION" : ""
+    }
+    END {
+      printf "kept=%d holds=%d regressions=%d missing=%d\n", kept, holds, regressions, missing
+    }' "$dir/A/tables/tuned.csv" >"$dir/precision.txt"
+  tail -n 1 "$dir/precision.txt" >"$dir/precision.counts"
+  read -r kept holds regressions missing < <(sed 's/[a-z]*=//g' "$dir/precision.counts")
+  if [ "$kept" -gt 0 ]; then
+    precision=$(echo "scale=3; $holds / $kept" | bc)
+  else
+    precision="n/a (no kept entry)"
+  fi
+  keptb=$(awk -F, '$1 != "collective" && $NF == "kept"' "$dir/B/tables/tuned.csv" | wc -l)
+  rejected=$(awk -F, '$1 != "collective" && $NF ~ /^rejected/' "$dir/A/tables/tuned.csv" | wc -l)
+  {
+    echo "== $mpi, $np ranks: $(grep -m1 '^#@mpi_library=' "$dir/A/raw/launch-1/MPI_Barrier.dat" | cut -d= -f2-)"
+    echo "stability: $agree"
+    echo "kept entries: A $kept (A rejected $rejected by its validation), B $keptb"
+    echo "precision: $precision ($holds of $kept kept entries of A hold >= 1.05 in $remeasure re-measurement launches)"
+    echo "regressions: $regressions kept entries with tuned more than 5 % slower than default"
+    sed -n '1,$p' "$dir/precision.txt" | grep '^  ' || true
+  } | tee -a "$summary"
+done
+echo "# written: $summary" >&2

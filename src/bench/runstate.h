@@ -1,0 +1,48 @@
+/* The state of one `mpiguide bench` run shared by run.c (one measurement at a time) and
+ * interleave.c (the measurements of one (call, msize) alternated in batches), and the steps
+ * of a measurement both use: open (buffers, probe, verify, warm-up), write (rows, summary). */
+#ifndef MG_BENCH_RUNSTATE_H
+#define MG_BENCH_RUNSTATE_H
+
+#include "harness.h"
+#include "table.h"
+
+/* a sub-communicator of --comm-sizes and its harness (member 0: this rank is outside it) */
+typedef struct mg_subcomm {
+    int q, member;
+    mg_harness h;
+} mg_subcomm;
+
+typedef struct mg_runstate {
+    const mg_bench_opts *o;
+    mg_harness h;
+    mg_subcomm *sub; /* --comm-sizes below the job's size */
+    int nsub;
+    int *rotate; /* 0, 1, ..., p - 1: the root sequence of --roots=rotate */
+    mg_raw_writer w;
+    int write_raw, summary_header;
+    MPI_Datatype type;
+    MPI_Op op;
+    uint64_t seed;
+    int exit;
+    mg_progress pr;
+    mg_irrtab *table; /* --table */
+} mg_runstate;
+
+/* Sets up j's call and its observation arrays (cap obs_cap), probes that the algorithm runs
+ * itself, verifies with --verify and makes the warm-up calls. *ready = 0 when the measurement
+ * is skipped (a warning said why; nothing to free). Collective; returns an MPI error code. */
+/* The harness j is measured with: the job's or its sub-communicator's (NULL: this rank is not
+ * in it and takes no part in the measurement). */
+mg_harness *mg_meas_harness(mg_runstate *rs, const mg_job *j);
+int mg_meas_open(mg_runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_obs *obs,
+                 int *ready);
+/* Rank 0: j's rows (runtimes and flags of n observations) and its --summary line. */
+void mg_meas_write(mg_runstate *rs, const mg_job *j, const double *rt, const int *flag, int64_t n);
+
+/* The measurements jobs[0..n) (one call and size, different algorithms) in rounds of
+ * o->interleave observations each, alternating ABBA, until every one has its nrep or the
+ * time budget of all of them together is spent. Collective; returns an MPI error code. */
+int mg_measure_interleaved(mg_runstate *rs, const mg_job *jobs, int n);
+
+#endif

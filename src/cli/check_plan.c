@@ -1,0 +1,114 @@
+/* The measurement plan of `check` and `tune` (from an input file; `mpiguide plan` writes such
+ * files from a record): one set of benchmark options per input line,
+ * each validated (collective, every option) before anything is measured. */
+#include "cli_check.h"
+#include "check_input.h"
+#include "util/diag.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_bench_opts **out,
+                  int *n) {
+    mg_input in;
+    char err[600];
+    if (mg_input_parse(text, fname, &in, err, sizeof err)) {
+        if (talk) mg_error(NULL, "%s", err);
+        return 2;
+    }
+    if (in.n == 0) {
+        if (talk) mg_error(fname, "no collective listed");
+        mg_input_free(&in);
+        return 2;
+    }
+    int lines = in.n;
+    mg_bench_opts *v = calloc((size_t)lines, sizeof *v);
+    int rc = v ? 0 : 1;
+    for (int i = 0; i < in.n && !rc; i++) {
+        const mg_input_line *l = &in.lines[i];
+        char where[256];
+        snprintf(where, sizeof where, "%s:%d", fname, l->lineno);
+        int coll = mg_coll_lookup(l->call);
+        if (coll < 0) {
+            if (talk) mg_error(where, "%s: unknown collective", l->call);
+            rc = 2;
+            break;
+        }
+        /* the line's collective is known before its options, so they are checked for it (an
+         * op only matters to a reduction) */
+        mg_bench_defaults(&v[i]);
+        v[i].calls = malloc(sizeof(int));
+        if (!v[i].calls) {
+            rc = 1;
+            break;
+        }
+        v[i].calls[0] = coll;
+        v[i].ncalls = 1;
+        if (mg_bench_parse(l->argc, l->argv, &v[i], err, sizeof err)) {
+            if (talk) mg_error(where, "%s", err);
+            rc = 2;
+            break;
+        }
+        free(v[i].calls);
+        v[i].calls = malloc(sizeof(int));
+        v[i].calls[0] = coll;
+        v[i].ncalls = 1;
+        for (int k = 0; k < v[i].nalgs; k++) free(v[i].algs[k]);
+        v[i].algs = realloc(v[i].algs, sizeof(char *));
+        v[i].algs[0] = strdup(MG_ALG_ALL);
+        v[i].nalgs = 1;
+        v[i].shuffle = 1; /* interleaved order, so drift does not favour one algorithm */
+        /* and the algorithms of one size side by side, in batches of 10 (bench --interleave):
+         * a slow period of the machine then falls on all of them alike */
+        if (!v[i].interleave_given && !v[i].table) v[i].interleave = 10;
+        v[i].quiet = quiet;
+    }
+    mg_input_free(&in);
+    if (rc) {
+        mg_check_plan_free(v, lines);
+        return rc;
+    }
+    *out = v;
+    *n = lines;
+    return 0;
+}
+
+void mg_line_stem(const int *colls, int i, char *buf, size_t len) {
+    int k = 1;
+    for (int j = 0; j < i; j++) k += colls[j] == colls[i];
+    if (k == 1)
+        snprintf(buf, len, "%s", mg_coll_name(colls[i]));
+    else
+        snprintf(buf, len, "%s-%d", mg_coll_name(colls[i]), k);
+}
+
+void mg_check_plan_free(mg_bench_opts *v, int n) {
+    for (int i = 0; i < n && v; i++) mg_bench_opts_free(&v[i]);
+    free(v);
+}
+
+void mg_run_opts_init(mg_run_opts *o) {
+    *o = (mg_run_opts){0};
+    mg_analyze_opts_init(&o->an);
+}
+
+int mg_run_opts_parse(int argc, char **argv, int i, mg_run_opts *o, const char *cmd) {
+    const char *a = argv[i];
+    if ((!strcmp(a, "-f") || !strcmp(a, "-o")) && i + 1 < argc) {
+        *(a[1] == 'f' ? &o->input : &o->outdir) = argv[i + 1];
+        return 2;
+    }
+    if (!strcmp(a, "--quiet")) {
+        o->quiet = 1;
+        return 1;
+    }
+    int used = mg_analyze_parse_flag(argc, argv, i, &o->an);
+    if (used == 0) mg_error(a, "unknown option of %s", cmd);
+    return used > 0 ? used : -1;
+}
+
+int mg_run_opts_require(const mg_run_opts *o, const char *cmd) {
+    if (o->input && o->outdir) return 0;
+    mg_error(cmd, "-f INPUT and -o OUTDIR are required");
+    return 2;
+}

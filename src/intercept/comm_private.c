@@ -1,0 +1,114 @@
+/* Private per-communicator state and duplicate (see comm_private.h). */
+#include "comm_private.h"
+#include "intercept.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mg_private_hdr {
+    MPI_Comm priv; /* the duplicate, MPI_ERRORS_RETURN */
+    MPI_Comm comm; /* the user's communicator (for mg_private_stop) */
+    mg_private_kind *kind;
+    struct mg_private_hdr *prev, *next;
+    max_align_t align[]; /* the caller's state follows */
+} mg_private_hdr;
+
+static mg_private_hdr *hdr_of(const void *state) {
+    return (mg_private_hdr *)((char *)state - offsetof(mg_private_hdr, align));
+}
+
+static void *state_of(mg_private_hdr *h) {
+    return h->align;
+}
+
+static int slot_of(MPI_Comm comm, uintptr_t *key) {
+    *key = mg_hbits(&comm, sizeof comm);
+    return (int)mg_hslot(*key, 4);
+}
+
+_Static_assert(MG_PRIVATE_CACHE == 16, "the cache hash takes 4 bits");
+
+static void forget(mg_private_kind *k, MPI_Comm comm) {
+    uintptr_t key;
+    int s = slot_of(comm, &key);
+    if (k->cache[s].key == key) k->cache[s].key = 0, k->cache[s].state = NULL;
+}
+
+/* The attribute's delete callback: the communicator is being freed (or mg_private_stop). */
+static int delete_state(MPI_Comm comm, int kv, void *val, void *extra) {
+    (void)kv;
+    mg_private_kind *k = extra;
+    mg_private_hdr *h = val;
+    forget(k, comm);
+    if (k->fini) k->fini(state_of(h), h->priv);
+    if (h->prev) h->prev->next = h->next;
+    if (h->next) h->next->prev = h->prev;
+    if (k->live == h) k->live = h->next;
+    if (h->priv != MPI_COMM_NULL) PMPI_Comm_free(&h->priv);
+    free(h);
+    return MPI_SUCCESS;
+}
+
+int mg_private_start(mg_private_kind *k, size_t size, void (*fini)(void *, MPI_Comm)) {
+    memset(k, 0, sizeof *k);
+    k->size = size;
+    k->fini = fini;
+    k->keyval = MPI_KEYVAL_INVALID;
+    return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &k->keyval, k);
+}
+
+void mg_private_stop(mg_private_kind *k) {
+    if (k->keyval == MPI_KEYVAL_INVALID) return;
+    while (k->live) PMPI_Comm_delete_attr(k->live->comm, k->keyval);
+    PMPI_Comm_free_keyval(&k->keyval);
+    k->keyval = MPI_KEYVAL_INVALID;
+    memset(k->cache, 0, sizeof k->cache);
+}
+
+void *mg_private_find(mg_private_kind *k, MPI_Comm comm) {
+    uintptr_t key;
+    int s = slot_of(comm, &key);
+    if (k->cache[s].key == key && key) return k->cache[s].state;
+    void *val = NULL;
+    int flag = 0;
+    if (k->keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL ||
+        PMPI_Comm_get_attr(comm, k->keyval, &val, &flag) != MPI_SUCCESS || !flag)
+        return NULL;
+    k->cache[s].key = key;
+    k->cache[s].state = state_of(val);
+    return k->cache[s].state;
+}
+
+void *mg_private_get(mg_private_kind *k, MPI_Comm comm) {
+    void *state = mg_private_find(k, comm);
+    if (state || k->keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return state;
+    mg_private_hdr *h = calloc(1, sizeof *h + k->size);
+    MPI_Comm priv = MPI_COMM_NULL;
+    /* every rank of comm is here, at the same call: the duplicate is collective */
+    int rc = PMPI_Comm_dup(comm, &priv);
+    if (rc == MPI_SUCCESS) PMPI_Comm_set_errhandler(priv, MPI_ERRORS_RETURN);
+    if (rc != MPI_SUCCESS || !h || PMPI_Comm_set_attr(comm, k->keyval, h) != MPI_SUCCESS) {
+        if (priv != MPI_COMM_NULL) PMPI_Comm_free(&priv);
+        free(h);
+        return NULL;
+    }
+    h->priv = priv;
+    h->comm = comm;
+    h->kind = k;
+    h->next = k->live;
+    if (k->live) k->live->prev = h;
+    k->live = h;
+    uintptr_t key;
+    int s = slot_of(comm, &key);
+    k->cache[s].key = key;
+    k->cache[s].state = state_of(h);
+    return state_of(h);
+}
+
+MPI_Comm mg_private_comm(const void *state) {
+    return hdr_of(state)->priv;
+}
+
+void *mg_private_next(const mg_private_kind *k, const void *state) {
+    mg_private_hdr *h = state ? hdr_of(state)->next : k->live;
+    return h ? state_of(h) : NULL;
+}

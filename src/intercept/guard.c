@@ -1,0 +1,229 @@
+/* The in-application guard (MPIGUIDE_GUARD, on by default in tuned mode; docs/interception.md
+ * "The guard"): a tuned application must never be slower than the untuned one, so each profile
+ * entry the application uses checks itself in the run. Per (communicator, collective, message
+ * size) covered by an entry, guard_rule.h says which calls are sampled: a sampled call runs the
+ * library's default or the mock-up and is timed locally. When a window of samples is complete,
+ * the ranks reduce their times (the maximum per sample, one PMPI_Allreduce on the
+ * communicator's private duplicate: comm_private.c) and every rank decides from the same numbers,
+ * so an entry slower than the default is switched off on every rank at the same call. Every
+ * other covered call costs a cache lookup, a probe of a small table and guard_rule's counter
+ * compare. The finalize footer reports per entry the speed-up with its 95 % interval, its
+ * state, and for entries switched off whether all ranks agree on the call. */
+#include "guard.h"
+#include "comm_private.h"
+#include "guard_rule.h"
+#include "intercept.h"
+#include "util/diag.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SLOTS 32 /* guarded (collective, size) per communicator; more run unguarded */
+_Static_assert((SLOTS & (SLOTS - 1)) == 0, "SLOTS is a power of two");
+
+typedef struct gslot {
+    uint64_t key; /* ((msize << 5) | coll) + 1; 0 = free */
+    int coll, alg, p;
+    int64_t msize;
+    mg_guard_entry e;
+    int64_t agree[2]; /* at finalize: max and -min over ranks of off_at */
+} gslot;
+
+typedef struct gcomm { /* the guard's state of one communicator */
+    int p, rank, nslots;
+    gslot slot[SLOTS];
+} gcomm;
+
+static mg_private_kind kind;
+static int started;
+
+/* Slots of communicators freed before the end, kept for the footer. */
+static gslot *retired;
+static int nretired, capretired;
+
+static void keep_retired(void *state, MPI_Comm priv) {
+    (void)priv;
+    gcomm *g = state;
+    for (int i = 0; i < SLOTS; i++) {
+        if (!g->slot[i].key) continue;
+        if (nretired == capretired) {
+            int nc = capretired ? 2 * capretired : 32;
+            gslot *r = realloc(retired, sizeof *r * (size_t)nc);
+            if (!r) return;
+            retired = r;
+            capretired = nc;
+        }
+        retired[nretired] = g->slot[i];
+        retired[nretired].agree[0] = retired[nretired].agree[1] = INT64_MIN; /* not checked */
+        nretired++;
+    }
+}
+
+int mg_guard_start(void) {
+    started = mg_private_start(&kind, sizeof(gcomm), keep_retired) == MPI_SUCCESS;
+    return started ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+/* The slot of (coll, msize) in g, taken when free; NULL when the table is full. The table
+ * fills in the order of the communicator's calls, the same on every rank. */
+static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
+    uint64_t key = ((uint64_t)msize << 5 | (uint64_t)coll) + 1;
+    for (uint32_t h = mg_hslot(key, 5), i = 0; i < SLOTS; i++, h = (h + 1) & (SLOTS - 1)) {
+        gslot *s = &g->slot[h];
+        if (s->key == key) return s;
+        if (s->key) continue;
+        if (g->nslots == SLOTS / 2) return NULL; /* half full: probes stay short */
+        s->key = key;
+        s->coll = coll;
+        s->alg = alg;
+        s->p = g->p;
+        s->msize = msize;
+        s->agree[0] = s->agree[1] = INT64_MIN; /* not checked (yet) */
+        mg_guard_init(&s->e);
+        g->nslots++;
+        return s;
+    }
+    return NULL;
+}
+
+/* The window is complete: one reduction over the ranks, then the same decision everywhere. */
+static void checkpoint(gcomm *g, gslot *s) {
+    double in[2 * MG_GUARD_WINDOW], out[2 * MG_GUARD_WINDOW];
+    memcpy(in, s->e.win_d, sizeof s->e.win_d);
+    memcpy(in + MG_GUARD_WINDOW, s->e.win_t, sizeof s->e.win_t);
+    if (PMPI_Allreduce(in, out, 2 * MG_GUARD_WINDOW, MPI_DOUBLE, MPI_MAX, mg_private_comm(g)) !=
+        MPI_SUCCESS) {
+        s->e.npairs = 0; /* the MPI failed on every rank alike: try the next window */
+        return;
+    }
+    mg_guard_verdict v;
+    double lo, hi, est;
+    mg_guard_ratio_ci(out, MG_GUARD_WINDOW, out + MG_GUARD_WINDOW, MG_GUARD_WINDOW, 0.95, &est, &lo,
+                      &hi);
+    mg_guard_decide(&s->e, out, out + MG_GUARD_WINDOW, MG_GUARD_WINDOW, &v);
+    if (v.slower && g->rank == 0)
+        mg_warning("libmpiguide",
+                   "guard: %s %lld B on %d ranks: %s is slower than the default (speed-up %.3g, "
+                   "95%% CI %.3g-%.3g, %d sample pairs); the default runs from call %llu on",
+                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_algs[s->alg].name, est, lo,
+                   hi, MG_GUARD_WINDOW, (unsigned long long)s->e.off_at + 1);
+}
+
+/* The slow half: a sampled call, a call of an entry switched off. */
+static MG_SLOW int sampled(gcomm *g, gslot *s, int act, const mg_alg *A, const mg_args *a,
+                           const mg_shape *sh, int64_t msize, int *rc) {
+    if (act == MG_GUARD_DEFAULT) {
+        mg_count(s->coll, MG_N_GUARD);
+        if (mg_report_on) mg_report_seen(s->coll, msize, s->coll);
+        *rc = mg_run_default(s->coll, a);
+        return 1;
+    }
+    double t0 = PMPI_Wtime();
+    if (act == MG_GUARD_TIME_DEFAULT) {
+        *rc = mg_run_default(s->coll, a);
+    } else {
+        *rc = mg_rt.s.verify ? mg_verify_run(A, a, sh, msize) : mg_dispatch_run(A, a, sh);
+    }
+    double t = PMPI_Wtime() - t0;
+    mg_count(s->coll, act == MG_GUARD_TIME_DEFAULT ? MG_N_GUARD : MG_N_MOCKUP);
+    if (mg_guard_record(&s->e, act, t)) checkpoint(g, s);
+    return 1;
+}
+
+int mg_guard_run(int coll, int alg, const mg_alg *A, const mg_args *a, const mg_shape *sh,
+                 int64_t msize, int *rc) {
+    if (!started) return 0;
+    gcomm *g = mg_private_find(&kind, a->comm);
+    if (__builtin_expect(!g, 0)) { /* the first covered call on this communicator, everywhere */
+        g = mg_private_get(&kind, a->comm);
+        if (!g) return 0;
+        g->p = sh->p;
+        PMPI_Comm_rank(a->comm, &g->rank);
+    }
+    gslot *s = slot_of(g, coll, alg, msize);
+    if (!s) return 0;
+    int act = mg_guard_step(&s->e);
+    if (__builtin_expect(act == MG_GUARD_SKIP, 1)) return 0;
+    return sampled(g, s, act, A, a, sh, msize, rc);
+}
+
+void mg_guard_agree(void) {
+    if (!started) return;
+    /* per communicator one nonblocking reduction, so communicators that ranks list in other
+     * orders cannot deadlock: the largest and smallest call each rank switched an entry off at */
+    int n = 0;
+    for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g)) n++;
+    MPI_Request *rq = calloc((size_t)(n ? n : 1), sizeof *rq);
+    int64_t(*buf)[2 * SLOTS] = calloc((size_t)(n ? n : 1), sizeof *buf);
+    char *posted = calloc((size_t)(n ? n : 1), 1);
+    if (!rq || !buf || !posted) {
+        free(rq);
+        free(buf);
+        free(posted);
+        return;
+    }
+    int i = 0;
+    for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g), i++) {
+        for (int k = 0; k < SLOTS; k++) {
+            int64_t at = g->slot[k].key && g->slot[k].e.state == MG_GUARD_OFF
+                             ? (int64_t)g->slot[k].e.off_at
+                             : -1;
+            buf[i][2 * k] = at;
+            buf[i][2 * k + 1] = -at;
+        }
+        posted[i] = PMPI_Iallreduce(MPI_IN_PLACE, buf[i], 2 * SLOTS, MPI_INT64_T, MPI_MAX,
+                                    mg_private_comm(g), &rq[i]) == MPI_SUCCESS;
+        if (!posted[i]) rq[i] = MPI_REQUEST_NULL;
+    }
+    for (int k = 0; k < n; k++) { /* (MPICH's MPI_STATUSES_IGNORE upsets GCC's access checks) */
+        MPI_Status st;
+        PMPI_Wait(&rq[k], &st);
+    }
+    i = 0;
+    for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g), i++)
+        for (int k = 0; k < SLOTS; k++)
+            if (posted[i]) {
+                g->slot[k].agree[0] = buf[i][2 * k];
+                g->slot[k].agree[1] = -buf[i][2 * k + 1];
+            }
+    free(rq);
+    free(buf);
+    free(posted);
+}
+
+static void report_slot(FILE *f, const gslot *s) {
+    double est, lo, hi;
+    mg_guard_speedup(&s->e, 0.95, &est, &lo, &hi);
+    const char *state = s->e.state == MG_GUARD_OFF         ? "off"
+                        : s->e.state == MG_GUARD_CONFIRMED ? "confirmed"
+                                                           : "checking";
+    fprintf(f,
+            "#@mpiguide guard %s p=%d msize=%lld alg=%s calls=%llu sampled_default=%llu "
+            "sampled_tuned=%llu speedup=%.4g ci95=%.4g..%.4g state=%s",
+            mg_coll_name(s->coll), s->p, (long long)s->msize, mg_algs[s->alg].name,
+            (unsigned long long)s->e.calls, (unsigned long long)s->e.sampled_default,
+            (unsigned long long)s->e.sampled_tuned, est, lo, hi, state);
+    if (s->e.state == MG_GUARD_OFF) fprintf(f, " off_after=%llu", (unsigned long long)s->e.off_at);
+    if (s->agree[0] != INT64_MIN)
+        fprintf(f, " ranks_agree=%s", s->agree[0] == s->agree[1] ? "yes" : "no");
+    fputc('\n', f);
+}
+
+void mg_guard_report(FILE *f) {
+    if (!started) return;
+    for (int i = 0; i < nretired; i++) report_slot(f, &retired[i]);
+    for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g))
+        for (int k = 0; k < SLOTS; k++)
+            if (g->slot[k].key) report_slot(f, &g->slot[k]);
+}
+
+void mg_guard_stop(void) {
+    if (!started) return;
+    kind.fini = NULL; /* the report is written: nothing more to keep */
+    mg_private_stop(&kind);
+    free(retired);
+    retired = NULL;
+    nretired = capretired = 0;
+    started = 0;
+}

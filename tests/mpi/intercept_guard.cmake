@@ -1,0 +1,48 @@
+# The in-application guard (issue 11, item 2; docs/interception.md "The guard"), on the test
+# variant of the library (MPIGUIDE_TEST_ALGORITHMS): a profile entry made deliberately wrong
+# (MPIGUIDE_TEST_SLOW_ALG makes allreduce_as_reduce_bcast 200 us slower) is switched off on
+# every rank at the same call, the run completes with correct results and the report says so;
+# a good entry against the slow-default variant (MPIGUIDE_TEST_SLOW_DEFAULT) is confirmed and
+# kept; with MPIGUIDE_GUARD=0 the wrong entry runs to the end. Runs through ic_test
+# (intercept.cmake, included before this file).
+if(NOT TARGET mpiguide_testalgs)
+  return()
+endif()
+add_executable(guard_app mpi/guard_app.c)
+target_link_libraries(guard_app PRIVATE MPI::MPI_C)
+
+set(GD ${IC}/guard)
+foreach(p 2 3)
+  file(WRITE ${GD}/allreduce_p${p}.prf
+    "MPI_Allreduce\n${p}\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+  file(WRITE ${GD}/bcast_p${p}.prf
+    "MPI_Bcast\n${p}\n1\n1 bcast_as_allgatherv\n1\n0 9223372036854775807 1\n")
+endforeach()
+set(GD_RUN env LD_PRELOAD=$<TARGET_FILE:mpiguide_testalgs> MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${GD} MPIGUIDE_TEST_SLOW_ALG=allreduce_as_reduce_bcast
+  MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Bcast)
+set(GD_OK "guard_app: [0-9]+ passed, 0 failed")
+# 3 ranks on the 2-core machine only under Open MPI, which yields when oversubscribed: MPICH
+# busy-polls, a collective then costs a scheduler time slice, and no local timing (the guard's
+# or the benchmark's) can be trusted (docs/interception.md, "The guard")
+set(GD_NPS 2)
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  set(GD_NPS 2 3)
+endif()
+foreach(np ${GD_NPS})
+  # WORLD and a duplicate freed before the end: each communicator has its own guard
+  ic_test(guard_wrong_entry_np${np} NP ${np} RUN ${GD_RUN} $<TARGET_FILE:guard_app> --dup
+    EXPECT ${GD_OK}
+      "mpiguide: warning: libmpiguide: guard: MPI_Allreduce 1024 B on ${np} ranks: allreduce_as_reduce_bcast is slower than the default"
+      "#@mpiguide guard MPI_Allreduce p=${np} msize=1024 alg=allreduce_as_reduce_bcast calls=300 [^#]*state=off off_after=[0-9]+ ranks_agree=yes"
+      "#@mpiguide guard MPI_Allreduce p=${np} msize=1024 alg=allreduce_as_reduce_bcast calls=300 [^#]*state=off off_after=[0-9]+\n"
+      "#@mpiguide guard MPI_Bcast p=${np} msize=1024 alg=bcast_as_allgatherv calls=300 [^#]*state=confirmed ranks_agree=yes"
+      "#@pgmpi alg MPI_Allreduce 1024 default\n"
+      "calls MPI_Allreduce total=601 mockup=[0-9]+ [^#]* guard_default=[1-9]"
+    REJECT "ranks_agree=no" "guard MPI_Bcast [^#]*state=off")
+endforeach()
+# the same wrong entry without the guard: it runs on every call, nothing is switched off
+ic_test(guard_off NP 2 RUN ${GD_RUN} MPIGUIDE_GUARD=0 $<TARGET_FILE:guard_app> --calls=150
+  EXPECT ${GD_OK} "calls MPI_Allreduce total=151 mockup=151 [^#]* guard_default=0"
+    "#@pgmpi alg MPI_Allreduce 1024 allreduce_as_reduce_bcast\n"
+  REJECT "#@mpiguide guard" "libmpiguide: guard:")

@@ -1,0 +1,155 @@
+/* The profile agreement of two outputs (`mpiguide compare`, src/analyze/agreement.c): the
+ * counting on lists of entries, then end to end on synthetic raw data whose profiles agree,
+ * disagree and differ in what they cover, with the line `compare` prints. */
+#include "analyze/model.h"
+#include "catalog/catalog.h"
+#include "check.h"
+#include "synth.h"
+
+#define AR "MPI_Allreduce"
+#define M1 "allreduce_as_reduce_bcast"
+#define M2 "allreduce_as_reducescatterblock_allgather"
+
+typedef struct acase {
+    const char *name;
+    mg_pentry a[4], b[4];
+    int na, nb;
+    int same, different, only_a, only_b, ndiff;
+    double jaccard;
+} acase;
+
+static void lists(void) {
+    int ar = mg_coll_lookup(AR), bc = mg_coll_lookup("MPI_Bcast");
+    int m1 = mg_alg_lookup(ar, M1), m2 = mg_alg_lookup(ar, M2);
+    int b1 = mg_alg_lookup(bc, "bcast_as_allgatherv");
+    const acase cases[] = {
+        {"both empty", {{0}}, {{0}}, 0, 0, 0, 0, 0, 0, 0, 1.0},
+        {"identical, listed in another order",
+         {{ar, 4, 8, m1}, {ar, 4, 1024, m2}, {bc, 4, 8, b1}},
+         {{bc, 4, 8, b1}, {ar, 4, 1024, m2}, {ar, 4, 8, m1}},
+         3,
+         3,
+         3,
+         0,
+         0,
+         0,
+         0,
+         1.0},
+        {"one different choice",
+         {{ar, 4, 8, m1}, {ar, 4, 1024, m1}},
+         {{ar, 4, 8, m1}, {ar, 4, 1024, m2}},
+         2,
+         2,
+         1,
+         1,
+         0,
+         0,
+         1,
+         0.5},
+        {"only in one each",
+         {{ar, 4, 8, m1}, {ar, 4, 64, m1}},
+         {{ar, 4, 8, m1}, {ar, 4, 1024, m2}},
+         2,
+         2,
+         1,
+         0,
+         1,
+         1,
+         2,
+         1.0 / 3},
+        {"other communicator size is another entry",
+         {{ar, 4, 8, m1}},
+         {{ar, 2, 8, m1}},
+         1,
+         1,
+         0,
+         0,
+         1,
+         1,
+         2,
+         0.0},
+        {"one side empty", {{bc, 4, 8, b1}}, {{0}}, 1, 0, 0, 0, 1, 0, 1, 0.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        acase c = cases[i];
+        mg_agreement r;
+        mg_pdiff d[8];
+        int nd = -1;
+        mg_agreement_of(c.a, c.na, c.b, c.nb, &r, d, &nd);
+        CHECK(r.same == c.same && r.different == c.different && r.only_a == c.only_a &&
+                  r.only_b == c.only_b && nd == c.ndiff && fabs(r.jaccard - c.jaccard) < 1e-12,
+              "%s: same %d different %d only_a %d only_b %d diffs %d jaccard %g", c.name, r.same,
+              r.different, r.only_a, r.only_b, nd, r.jaccard);
+    }
+    /* the disagreements name both sides, -1 for the default */
+    mg_pentry a[2] = {{ar, 4, 8, m1}, {ar, 4, 1024, m1}},
+              b[2] = {{ar, 4, 1024, m2}, {ar, 4, 64, m2}};
+    mg_agreement r;
+    mg_pdiff d[4];
+    int nd;
+    mg_agreement_of(a, 2, b, 2, &r, d, &nd);
+    CHECK(nd == 3 && d[0].at.msize == 8 && d[0].alg_a == m1 && d[0].alg_b == -1 &&
+              d[1].at.msize == 64 && d[1].alg_a == -1 && d[1].alg_b == m2 &&
+              d[2].at.msize == 1024 && d[2].alg_a == m1 && d[2].alg_b == m2,
+          "disagreements in order: %d", nd);
+}
+
+/* Check data: at 8 and 1024 the fastest mock-up is `fast[i]` (40 % faster than the default),
+ * the other one 10 % slower; at 65536 `extra` (if any) is 40 % faster. */
+static void outdir(const char *dir, const char *fast8, const char *fast1024, const char *extra) {
+    const long long sizes[] = {8, 1024};
+    const char *fast[] = {fast8, fast1024};
+    for (int i = 0; i < 2; i++) {
+        synth_series(dir, 3, AR, "default", sizes[i], 20e-6, 0.02, 60);
+        synth_series(dir, 3, AR, M1, sizes[i], strcmp(fast[i], M1) ? 22e-6 : 12e-6, 0.02, 60);
+        synth_series(dir, 3, AR, M2, sizes[i], strcmp(fast[i], M2) ? 22e-6 : 12e-6, 0.02, 60);
+    }
+    synth_series(dir, 3, AR, "default", 65536, 20e-6, 0.02, 60);
+    synth_series(dir, 3, AR, M1, 65536, extra ? 12e-6 : 22e-6, 0.02, 60);
+    synth_series(dir, 3, AR, M2, 65536, 22e-6, 0.02, 60);
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    o.out = NULL;
+    char *dirs[1] = {(char *)dir};
+    CHECK(mg_analyze_dirs(&o, dirs, 1) == 0, "analyze %s", dir);
+}
+
+/* What `compare` prints about the profiles of a and b. */
+static char *compare(const char *a, const char *b) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    o.out = f;
+    CHECK(mg_compare_dirs(&o, a, b) == 0, "compare %s %s", a, b);
+    fclose(f);
+    return text;
+}
+
+static void end_to_end(void) {
+    char *a = synth_tmpdir(), *b = synth_tmpdir(), *c = synth_tmpdir();
+    synth_seed(11);
+    outdir(a, M1, M2, NULL);
+    outdir(b, M1, M2, NULL);
+    outdir(c, M1, M1, M1);
+    char *t = compare(a, b);
+    CHECK(t && strstr(t, "profile agreement: same=2 different=0 only_a=0 only_b=0 jaccard=1.000"),
+          "two runs of the same data agree:\n%s", t ? t : "");
+    free(t);
+    t = compare(a, c);
+    CHECK(t && strstr(t, "profile agreement: same=1 different=1 only_a=0 only_b=1 jaccard=0.333"),
+          "a different choice at 1 KiB and an entry only in B at 64 KiB:\n%s", t ? t : "");
+    CHECK(t && strstr(t, "MPI_Allreduce  4   1 KiB  " M2) && strstr(t, "64 KiB  default"),
+          "the disagreements are listed:\n%s", t ? t : "");
+    free(t);
+    synth_rmrf(a);
+    synth_rmrf(b);
+    synth_rmrf(c);
+}
+
+int main(void) {
+    lists();
+    end_to_end();
+    return DONE();
+}
