@@ -389,8 +389,9 @@ typedef struct tally {
 } tally;
 
 static tally *tallies;
-static long *shown;   /* findings printed per algorithm (by a group's rank 0) */
-static long *details; /* this rank's difference lines printed per algorithm */
+static long *known_by; /* calls that met each entry of the defect table (group rank 0 counts) */
+static long *shown;    /* findings printed per algorithm (by a group's rank 0) */
+static long *details;  /* this rank's difference lines printed per algorithm */
 
 /* The group agrees on one algorithm's result: failed anywhere, the state everywhere alike,
  * and the first failing rank's message (broadcast). */
@@ -535,7 +536,7 @@ static int one_case(const mg_random_opts *o, int coll, int64_t index, const int 
             int is_known = known && known->effect == MG_EFFECT_WRONG;
             t->mismatch++;
             if (is_known)
-                t->known++;
+                t->known++, known_by[known - defects.v]++;
             else if (any_ok)
                 t->library++, bad = 1;
             else
@@ -556,7 +557,7 @@ static int one_case(const mg_random_opts *o, int coll, int64_t index, const int 
                 if (o->repro_dir && any_ok) write_repro(&fc, NULL, "library defect", d->msg);
             }
         }
-        if (d->state == S_SKIPPED) tallies[algs[0]].known++;
+        if (d->state == S_SKIPPED) tallies[algs[0]].known++, known_by[known - defects.v]++;
         fflush(stdout);
     }
     free(res);
@@ -603,10 +604,11 @@ int mg_selftest_random(const mg_random_opts *o) {
     signal(SIGABRT, on_crash);
     int nalgs = mpiguide_algorithm_count();
     tallies = calloc((size_t)nalgs, sizeof *tallies);
+    known_by = calloc((size_t)defects.n + 1, sizeof *known_by);
     shown = calloc((size_t)nalgs, sizeof *shown);
     details = calloc((size_t)nalgs, sizeof *details);
     int *algs = calloc((size_t)nalgs + 1, sizeof *algs);
-    if (!tallies || !shown || !details || !algs) abort();
+    if (!tallies || !known_by || !shown || !details || !algs) abort();
     if (wrank == 0) {
         printf("mpiguide selftest --random %" PRId64 " --seed %" PRIu64 " on %d ranks (%s)\n",
                o->cases, o->seed, wsize, library_line());
@@ -630,6 +632,9 @@ int mg_selftest_random(const mg_random_opts *o) {
     if (!sum) abort();
     PMPI_Reduce(mine, sum, (int)(nalgs * sizeof(tally) / sizeof(long)), MPI_LONG, MPI_SUM, 0,
                 MPI_COMM_WORLD);
+    long *known_all = calloc((size_t)defects.n + 1, sizeof *known_all);
+    if (!known_all) abort();
+    PMPI_Reduce(known_by, known_all, defects.n, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     PMPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (wrank == 0) {
         const tally *t = (const tally *)sum;
@@ -648,16 +653,22 @@ int mg_selftest_random(const mg_random_opts *o) {
             library += t[a].library, known += t[a].known, mockup += t[a].mockup;
             unexplained += t[a].unexplained, errors += t[a].errors;
         }
-        printf("library defects: %ld new, %ld known (%s); mock-up defects: %ld; unexplained "
+        for (int i = 0; i < defects.n; i++)
+            if (known_all[i])
+                printf("known library defect %s: %ld call(s), %s (%s)\n", defects.v[i].name,
+                       known_all[i],
+                       defects.v[i].effect == MG_EFFECT_CRASH ? "not run: it would crash"
+                                                              : "wrong result",
+                       defects.v[i].reproducer);
+        printf("library defects: %ld new, %ld known; mock-up defects: %ld; unexplained "
                "mismatches: %ld; errors: %ld\n",
-               library, known,
-               "the default's declined column counts calls not run because they "
-               "would crash",
-               mockup, unexplained, errors);
+               library, known, mockup, unexplained, errors);
         if (!any) printf("no collective selected (or none with an algorithm to compare)\n");
         fflush(stdout);
     }
     free(sum);
+    free(known_all);
+    free(known_by);
     free(tallies);
     free(shown);
     free(details);
