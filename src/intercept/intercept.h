@@ -29,9 +29,9 @@ extern unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 extern int mg_threads;
 /* mg_threads, or a record to fill (MPIGUIDE_RECORD): every call takes the general path. */
 extern int mg_general;
-/* Per collective: every call is checked against the known defects of the running MPI (they are
- * counted in the report, or MPIGUIDE_REPAIR=1 repairs them): the general path, and such calls
- * are never memoised as repeatable defaults, so mg_repeat never sees them. */
+/* Per collective: every call is checked against the known defects of the running MPI
+ * (MPIGUIDE_REPAIR=1 and an entry for this MPI): the general path, and such calls are never
+ * memoised as repeatable defaults, so mg_repeat never sees them. */
 extern unsigned char mg_checked[MPIGUIDE_COLL_COUNT];
 /* MPIGUIDE_RECORD: the general path times each call and accounts it by (collective,
  * communicator, datatype, op, size) for the record and the report's coverage lines. */

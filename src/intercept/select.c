@@ -165,13 +165,14 @@ void mg_intercept_start(int argc, char **argv) {
     mg_acct_on = mg_rt.s.record && mg_record_start() == MPI_SUCCESS;
     mg_general = mg_threads || mg_acct_on;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
-        /* every call of a collective with a known defect of this MPI is checked (general path,
-         * never memoised as a repeatable default) when it is counted or repaired */
-        int defects = mg_defects_in(c) && (mg_rt.s.repair || mg_report_on);
-        mg_checked[c] = (unsigned char)defects;
+        /* MPIGUIDE_REPAIR=1: every call of a collective with a known defect of this MPI is
+         * checked (general path, never memoised as a repeatable default); the report alone
+         * keeps the cheap path and counts known_defect on the general path only */
+        int repairs = mg_rt.s.repair && mg_defects_in(c);
+        mg_checked[c] = (unsigned char)repairs;
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] =
-                mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c) || defects;
+                mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c) || repairs;
     }
     /* the guard works on every rank or on none: its first call on a communicator is collective */
     int guard = mg_rt.s.guard && mg_rt.sel.nprof && !mg_threads;

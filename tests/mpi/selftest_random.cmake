@@ -1,7 +1,7 @@
 # The random differential test in CI (issue 12, docs/defects.md): a fixed-seed run of
 # `mpiguide selftest --random` at p = 3 over every collective fails on any mock-up defect, new
 # library defect, unexplained mismatch or error (its exit code), and must say so in its summary.
-# Open MPI draws 1,000 calls per collective (about 12,000 runs of each algorithm's cases, ~15 s);
+# Open MPI draws 1,000 calls per collective (12,000 calls, 12 to 40 s on the 2-core machine);
 # MPICH busy-polls with 3 ranks on 2 cores (~1 s per 10 calls per collective), so it draws 40
 # per collective (480 calls, ~40 s) in CI, and bench/fuzz_collectives.sh runs the full count.
 # Then --repro: a case of a known library defect of this MPI, named by seed and number, writes
