@@ -55,7 +55,9 @@ enum mpiguide_outcome {
     MPIGUIDE_RAN_MOCKUP = 1,      /* the named algorithm itself ran */
     MPIGUIDE_FALLBACK_ARGS = 2,   /* its predicate declined the arguments; default ran */
     MPIGUIDE_FALLBACK_MEMORY = 3, /* its scratch need exceeded the pools; default ran */
-    MPIGUIDE_FALLBACK_OFF = 4     /* mpiguide is not initialised or disabled; default ran */
+    MPIGUIDE_FALLBACK_OFF = 4,    /* mpiguide is not initialised or disabled; default ran */
+    MPIGUIDE_FALLBACK_LIBRARY = 5 /* a library algorithm could not be set up on this
+                                   * communicator (every rank agreed); default ran */
 };
 
 /* Why an algorithm declines arguments (bit values; an algorithm documents which it uses). */
@@ -65,8 +67,17 @@ enum mpiguide_decline {
     MPIGUIDE_DECLINE_DATATYPE = 1u << 2,  /* datatype layout (negative or zero extent) */
     MPIGUIDE_DECLINE_OP = 1u << 3,        /* reduction op it cannot apply */
     MPIGUIDE_DECLINE_THREADS = 1u << 4,   /* no longer used: MPI_THREAD_MULTIPLE runs mock-ups */
-    MPIGUIDE_DECLINE_DEFECT = 1u << 5     /* an inner collective would run into a known defect
+    MPIGUIDE_DECLINE_LIBRARY = 1u << 5,   /* outside what the MPI's own algorithm supports
+                                           * (communicator size, count, MPI_IN_PLACE) */
+    MPIGUIDE_DECLINE_DEFECT = 1u << 6     /* an inner collective would run into a known defect
                                              of the running MPI library (docs/defects.md) */
+};
+
+/* What an algorithm is (mpiguide_algorithm_kind). */
+enum mpiguide_algorithm_kind {
+    MPIGUIDE_KIND_DEFAULT = 0, /* the library's own collective, as it chooses */
+    MPIGUIDE_KIND_MOCKUP = 1,  /* a guideline mock-up of the registry */
+    MPIGUIDE_KIND_LIBRARY = 2  /* one of the MPI library's own algorithms, forced */
 };
 
 /* Sets up the scratch pools (collective over MPI_COMM_WORLD; call after MPI_Init). Done
@@ -79,6 +90,8 @@ int mpiguide_collective_id(const char *name);    /* "MPI_Allreduce" or "allreduc
 const char *mpiguide_collective_name(int coll);  /* "MPI_Allreduce" */
 const char *mpiguide_collective_short(int coll); /* "allreduce" */
 
+/* Algorithm ids run from 0 to mpiguide_algorithm_count() - 1: the registry's rows, then the
+ * library algorithms discovered at MPI_Init (none before it, or when they are off). */
 int mpiguide_algorithm_count(void);
 int mpiguide_algorithm_id(int coll, const char *name); /* -1 when unknown */
 int mpiguide_algorithm_collective(int alg);
@@ -91,6 +104,21 @@ unsigned mpiguide_algorithm_declines(int alg);
 /* 1 when the algorithm applies the call's reduction op (tuned mode limits these to
  * predefined ops unless tune_user_ops is set). */
 int mpiguide_algorithm_is_reduction(int alg);
+/* MPIGUIDE_KIND_*, or -1 for an unknown id. */
+int mpiguide_algorithm_kind(int alg);
+
+/* Library algorithms: the MPI's own algorithms of a collective, selected through its control
+ * variables, named `<collective short name>_lib_<item>` (docs/library-algorithms.md). They are
+ * discovered through MPI_T at MPI_Init. mpiguide_library_algorithm fills the MPI ("openmpi",
+ * "mpich"), the variable and its value for a library algorithm id and returns 1; 0 for any
+ * other id (pointers may be NULL). */
+int mpiguide_library_algorithm(int alg, const char **mpi, const char **variable, int *value);
+/* NULL when library algorithms can run in this process; otherwise why not (one line). */
+const char *mpiguide_library_off(void);
+/* Without MPI_Init (MPI_T only): lists the library algorithms of this MPI, so that names and
+ * values can be shown and exported; they cannot run. Returns how many; after MPI_Init the
+ * algorithms discovered there. */
+int mpiguide_library_probe(void);
 
 /* Message size of a call in bytes, per docs/dev/interfaces.md section 1 (type signature bytes, the
  * same on every rank); -1 for the v-collectives, which select by communicator size only. */

@@ -20,7 +20,9 @@ if [ "$MPI" = openmpi ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   launcher="$launcher --oversubscribe"
 fi
-echo "== mpiguide info ($MPI): $("$bin" info | grep -vc ' default ') mock-ups =="
+csv=$("$bin" info --csv)
+echo "== mpiguide info ($MPI): $(grep -c ',mockup,' <<<"$csv") mock-ups, $(grep -c ',library,' <<<"$csv") library algorithms =="
+"$bin" info | tail -1
 echo "== selftest: every algorithm next to the library's own, $NP ranks =="
 timeout 900 $launcher "$bin" selftest
 echo

@@ -1,6 +1,9 @@
-/* The decisions from the tests: violations (significant after correction and faster by the
- * median), barrier warnings, the fastest violating mock-up per size, the profile candidate (at
- * least --min-gain faster) and the quality score per collective. */
+/* The decisions from the tests: violations of mock-ups (significant after correction and faster
+ * by the median), tuning opportunities of library algorithms (the same test, their own
+ * correction family: the library's own algorithm beating its default breaks no guideline),
+ * barrier warnings, the fastest of each per size, the profile candidate (the fastest of either
+ * kind, at least --min-gain faster), the quality score (guidelines only) and the library score
+ * (default vs best library algorithm) per collective. */
 #include "util/format.h"
 #include "catalog/catalog.h"
 #include "model.h"
@@ -13,30 +16,33 @@
  * order wins, so that repeated runs choose the same one instead of whichever noise favoured. */
 #define MG_TIE_TOLERANCE 0.05
 
-/* The profile's choice at pt: among the mock-ups that qualify (a violation saving at least
- * --min-gain), the first in name order within MG_TIE_TOLERANCE of the fastest; -1 for none. */
+/* A candidate for the profile: a mock-up's violation or a library algorithm's opportunity,
+ * saving at least --min-gain of the default's median. */
+static int qualifies(const mg_analysis *a, const mg_cell *m, double dmed) {
+    return (m->violation || m->opportunity) && 1 - m->median / dmed >= a->opts.min_gain;
+}
+
+/* The profile's choice at pt: among the candidates of either kind that qualify, the first in
+ * name order within MG_TIE_TOLERANCE of the fastest; -1 for none. */
 static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     double dmed = pt->cells[pt->def].median, best = INFINITY;
     for (int k = 0; k < pt->ncells; k++) {
         const mg_cell *m = &pt->cells[k];
-        if (m->violation && 1 - m->median / dmed >= a->opts.min_gain && m->median < best)
-            best = m->median;
+        if (qualifies(a, m, dmed) && m->median < best) best = m->median;
     }
     for (int k = 0; k < pt->ncells; k++) { /* cells are in name order (group.c) */
         const mg_cell *m = &pt->cells[k];
-        if (m->violation && 1 - m->median / dmed >= a->opts.min_gain &&
-            m->median <= best * (1 + MG_TIE_TOLERANCE))
-            return k;
+        if (qualifies(a, m, dmed) && m->median <= best * (1 + MG_TIE_TOLERANCE)) return k;
     }
     return -1;
 }
 
 /* Violations, barrier warnings, the fastest violating and the profile candidate per size. */
 void mg_an_decide(mg_analysis *a) {
-    double log_sum_all = 0;
+    double log_sum_all = 0, lib_sum_all = 0;
     for (int ci = 0; ci < a->ncolls; ci++) {
         mg_coll_result *c = &a->colls[ci];
-        double log_sum = 0, worst = 0;
+        double log_sum = 0, worst = 0, lib_sum = 0;
         for (int pi = 0; pi < c->npoints; pi++) {
             mg_point *pt = &c->points[pi];
             if (pt->def < 0) continue;
@@ -45,9 +51,19 @@ void mg_an_decide(mg_analysis *a) {
             for (int k = 0; k < pt->ncells; k++) {
                 mg_cell *m = &pt->cells[k];
                 if (k == pt->def || !m->tested) continue;
-                pt->checked = 1;
-                m->violation = m->p_adj < a->opts.alpha && m->median < dmed;
+                int significant = m->p_adj < a->opts.alpha && m->median < dmed;
                 m->barrier_warning = !isnan(a->barrier) && fabs(dmed - m->median) < a->barrier;
+                if (m->library) {
+                    pt->lib_checked = 1;
+                    m->opportunity = significant;
+                    if (!significant) continue;
+                    a->ncell_opp++;
+                    if (pt->best_lib < 0 || m->median < pt->cells[pt->best_lib].median)
+                        pt->best_lib = k;
+                    continue;
+                }
+                pt->checked = 1;
+                m->violation = significant;
                 if (!m->violation) continue;
                 brave = 1;
                 a->ncell_viol_brave++;
@@ -58,6 +74,11 @@ void mg_an_decide(mg_analysis *a) {
                 if (pt->best < 0 || m->median < pt->cells[pt->best].median) pt->best = k;
             }
             pt->profile = profile_choice(a, pt);
+            if (pt->lib_checked) {
+                c->nlib_checked++;
+                c->nopp += pt->best_lib >= 0;
+                lib_sum += log(pt->best_lib >= 0 ? pt->cells[pt->best_lib].median / dmed : 1);
+            }
             if (!pt->checked) continue;
             c->nchecked++;
             c->nviol_brave += brave;
@@ -70,10 +91,15 @@ void mg_an_decide(mg_analysis *a) {
             }
         }
         c->quality = c->nchecked ? exp(log_sum / c->nchecked) : NAN;
+        c->lib_score = c->nlib_checked ? exp(lib_sum / c->nlib_checked) : NAN;
+        a->nlib_checked += c->nlib_checked;
+        a->nopp += c->nopp;
+        lib_sum_all += lib_sum;
         a->nchecked += c->nchecked;
         a->nviol_brave += c->nviol_brave;
         a->nviol_cautious += c->nviol_cautious;
         log_sum_all += log_sum;
     }
     a->quality = a->nchecked ? exp(log_sum_all / a->nchecked) : NAN;
+    a->lib_score = a->nlib_checked ? exp(lib_sum_all / a->nlib_checked) : NAN;
 }

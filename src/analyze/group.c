@@ -4,6 +4,7 @@
 #include "util/format.h"
 #include "catalog/catalog.h"
 #include "model.h"
+#include "libalg/libalg.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -79,7 +80,7 @@ int mg_an_group(mg_analysis *a, int barrier_name) {
             pt = &c->points[c->npoints++];
             memset(pt, 0, sizeof *pt);
             pt->msize = keys[p].msize;
-            pt->def = pt->best = pt->profile = -1;
+            pt->def = pt->best = pt->best_lib = pt->profile = -1;
             pt->tuned = pt->tuned_default = NAN;
             for (size_t r = p; r < q;) {
                 size_t u = r;
@@ -90,6 +91,7 @@ int mg_an_group(mg_analysis *a, int barrier_name) {
                 cell = &pt->cells[pt->ncells];
                 memset(cell, 0, sizeof *cell);
                 cell->alg = keys[r].s->alg;
+                cell->library = mg_libalg_name_coll(ds->names[cell->alg]) >= 0;
                 cell->series =
                     calloc((size_t)(a->nlaunches ? a->nlaunches : 1), sizeof *cell->series);
                 if (!cell->series) goto out;

@@ -256,7 +256,7 @@ static void grouped_html(const mg_analysis *a, const mg_coll_result *c, FILE *f)
     char b[64];
     fprintf(f, "<table><thead><tr><th>size</th><th>nrep</th><th>default median</th>"
                "<th>slowdown</th><th>fastest violating mock-up</th><th>its median</th>"
-               "<th>p<sub>adj</sub></th>");
+               "<th>p<sub>adj</sub></th><th>fastest library algorithm (opportunity)</th>");
     int tuned = 0;
     for (int pi = 0; pi < c->npoints; pi++) tuned |= !isnan(c->points[pi].tuned);
     if (tuned) fprintf(f, "<th>tuned / default</th>");
@@ -281,6 +281,13 @@ static void grouped_html(const mg_analysis *a, const mg_coll_result *c, FILE *f)
                     : pt->checked ? ""
                                   : "not checked");
         }
+        fprintf(f, "<td>");
+        if (pt->best_lib >= 0) {
+            const mg_cell *l = &pt->cells[pt->best_lib];
+            esc(f, mg_name(a, l->alg));
+            fprintf(f, " %.3f&times;", l->slowdown);
+        }
+        fprintf(f, "</td>");
         if (tuned) {
             double r = pt->tuned / pt->tuned_default;
             fprintf(f, "<td class=\"n\">%s</td>", isnan(r) ? "" : mg_fmt_num(b, sizeof b, r, 3));
@@ -413,6 +420,19 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
             a->nmono_viol, a->nmono_tests);
     fprintf(f, "<tr><th>split-robustness violations</th><td class=\"n\">%d</td><td></td></tr>\n",
             a->nsplit_viol);
+    if (a->nlib_tests) {
+        fprintf(f,
+                "<tr><th>default vs best library algorithm</th><td class=\"n\">%s</td><td "
+                "class=\"muted\">geometric mean of the fastest significantly faster library "
+                "algorithm (the MPI's own, forced) / default median, 1 where none: a tuning "
+                "opportunity, not a guideline violation</td></tr>\n",
+                mg_fmt_num(b, sizeof b, a->lib_score, 4));
+        fprintf(f,
+                "<tr><th>tuning opportunities</th><td class=\"n\">%d of %d</td><td "
+                "class=\"muted\">(collective, size) with a significantly faster library "
+                "algorithm (%d tests, corrected on their own)</td></tr>\n",
+                a->nopp, a->nlib_checked, a->nlib_tests);
+    }
     fprintf(f,
             "<tr><th>statistics</th><td colspan=\"2\">%s, one-sided, in every launch; %s "
             "correction over %d tests at &alpha; = %g; profile entries at least %g%% "
@@ -422,7 +442,8 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
     fprintf(f, "</table>\n");
 
     fprintf(f, "<table><thead><tr><th>collective</th><th>checked</th><th>brave</th>"
-               "<th>cautious</th><th>quality</th><th>worst slowdown</th></tr></thead><tbody>\n");
+               "<th>cautious</th><th>quality</th><th>worst slowdown</th><th>library score</th>"
+               "</tr></thead><tbody>\n");
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
         fprintf(f, "<tr><td><a href=\"#");
@@ -440,7 +461,8 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
                     mg_fmt_size(b2, sizeof b2, pt->msize));
             esc(f, mg_name(a, pt->cells[pt->best].alg));
         }
-        fprintf(f, "</td></tr>\n");
+        fprintf(f, "</td><td class=\"n\">%s</td></tr>\n",
+                c->nlib_checked ? mg_fmt_num(b, sizeof b, c->lib_score, 4) : "");
     }
     fprintf(f, "</tbody></table>\n");
 

@@ -11,6 +11,7 @@
 
 typedef struct mg_cell {
     int alg;                   /* name index */
+    int library;               /* one of the MPI library's own algorithms (`*_lib_*`) */
     const mg_series **series;  /* per check launch (NULL where absent) */
     int nlaunches;             /* check launches with observations */
     size_t nobs, nflagged;     /* valid observations over all launches; flagged rows */
@@ -25,7 +26,8 @@ typedef struct mg_cell {
     double stat, p;      /* statistic and p-value of the least significant launch */
     double p_adj;        /* after the correction over all pattern tests */
     double slowdown;     /* default median / this median */
-    int violation;       /* significant after correction, and faster by the median */
+    int violation;       /* mock-up: significant after correction, and faster by the median */
+    int opportunity;     /* library algorithm: the same (a tuning opportunity, no violation) */
     int barrier_warning; /* |median difference| < one MPI_Barrier */
     /* tuned validation (OUTDIR/tuned/) */
     double tuned_median; /* NaN when not measured there */
@@ -45,9 +47,12 @@ typedef struct mg_point { /* one collective at one message size */
     int ncells;
     int def;                     /* index of the default cell, -1 when the default is missing */
     int best;                    /* fastest violating mock-up (brave), -1 */
-    int profile;                 /* cell chosen for the profile (violation and >= min-gain), -1 */
+    int best_lib;                /* fastest library algorithm that is an opportunity, -1 */
+    int profile;                 /* cell chosen for the profile (violation or opportunity and
+                                  * >= min-gain, the fastest of either kind), -1 */
     int candidate;               /* the profile cell before the validation, -1 */
     int checked;                 /* default and at least one tested mock-up */
+    int lib_checked;             /* default and at least one tested library algorithm */
     double tuned, tuned_default; /* medians of the tuned validation, NaN when absent */
     size_t tuned_n;
     /* the validation (validate.c), per launch default median / tuned median */
@@ -89,8 +94,10 @@ typedef struct mg_coll_result {
     int nsplit;
     int nviol_brave, nviol_cautious; /* sizes with a violation */
     int nchecked;
-    double quality; /* geometric mean over checked sizes */
-    int worst;      /* point index of the largest violating slowdown, -1 */
+    double quality;         /* geometric mean over checked sizes */
+    int worst;              /* point index of the largest violating slowdown, -1 */
+    int nlib_checked, nopp; /* sizes with a tested library algorithm; with an opportunity */
+    double lib_score;       /* geometric mean of best library algorithm / default, 1 where none */
 } mg_coll_result;
 
 typedef struct mg_analysis {
@@ -103,6 +110,10 @@ typedef struct mg_analysis {
     int ncolls;
     double barrier; /* median of MPI_Barrier, NaN when not measured */
     int npattern_tests, nmono_tests;
+    int nlib_tests;         /* library algorithms against the default (own family) */
+    int nlib_checked, nopp; /* over (collective, size) combinations */
+    int ncell_opp;          /* over (collective, size, library algorithm) */
+    double lib_score;       /* default vs best library algorithm, over all checked */
     int nchecked, nviol_brave, nviol_cautious; /* over (collective, size) combinations */
     int ncell_viol_brave, ncell_viol_cautious; /* over (collective, size, mock-up) */
     int nmono_viol, nsplit_viol;

@@ -1,11 +1,12 @@
 /* Profile entries from the analysis, rendered by profile/write.c: one file per collective and
  * communicator size measured, profiles/<MPI_Name>_p<P>.prf. At each measured size the winner
- * is the fastest mock-up whose violation survives the correction and saves at least
- * --min-gain of the default's median, else the default. Ranges cover the sizes between
- * measured points (docs/check.md "Profiles"): between two adjacent measured sizes with the
- * same winner the whole interval; where the winner changes, each side keeps its winner up to
- * the midpoint on a log scale; below the first and above the last measured size nothing (the
- * default runs there, unrecorded). Ranges won by the default are written as explicit
+ * is the fastest candidate of either kind, a mock-up whose violation or a library algorithm
+ * whose tuning opportunity survives the correction, saving at least --min-gain of the
+ * default's median (candidates within 5 % are a tie, analyze/decide.c), else the default. Ranges
+ * cover the sizes between measured points (docs/check.md "Profiles"): between two adjacent measured
+ * sizes with the same winner the whole interval; where the winner changes, each side keeps its
+ * winner up to the midpoint on a log scale; below the first and above the last measured size
+ * nothing (the default runs there, unrecorded). Ranges won by the default are written as explicit
  * `default` ranges, so a call inside the measured interval ran a decision that was measured
  * (it counts as covered in the report and the record). Every range carries a `#@range` line
  * with the measured sizes that justify its ends. Gatherv/Scatterv (and the other
@@ -39,7 +40,7 @@ static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int al
     if (q->val == MG_VAL_REJECTED) return NULL;
     for (int r = 0; r < q->ncells; r++) {
         const mg_cell *m = &q->cells[r];
-        if (m->alg == alg && m->violation &&
+        if (m->alg == alg && (m->violation || m->opportunity) &&
             1 - m->median / q->cells[q->def].median >= a->opts.min_gain)
             return m;
     }
@@ -56,7 +57,7 @@ int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c) {
             int alg = c->points[pi].cells[k].alg, n = 0;
             double logs = 0;
             for (int qi = 0; qi < c->npoints; qi++) {
-                if (!c->points[qi].checked) continue;
+                if (!c->points[qi].checked && !c->points[qi].lib_checked) continue;
                 const mg_cell *m = qualifying(a, &c->points[qi], alg);
                 if (!m) {
                     n = 0;
@@ -71,6 +72,11 @@ int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c) {
             }
         }
     return best;
+}
+
+/* A size takes part in the profile when the default and a candidate of either kind were tested. */
+static int decided(const mg_point *pt) {
+    return pt->checked || pt->lib_checked;
 }
 
 static int winner(const mg_point *pt) {
@@ -90,7 +96,7 @@ static int build_ranges(const mg_coll_result *c, range *r) {
     int nr = 0, prev = -1;
     for (int pi = 0; pi < c->npoints; pi++) {
         const mg_point *pt = &c->points[pi];
-        if (!pt->checked) continue;
+        if (!decided(pt)) continue;
         int w = winner(pt);
         if (prev < 0) {
             r[nr++] = (range){pt->msize, pt->msize, w, pi, pi};
@@ -118,11 +124,11 @@ static void say_point(mg_sbuf *b, const mg_analysis *a, const mg_point *pt) {
         mg_sbuf_printf(b, "%lld (%.3gx the default's time)", pt->msize,
                        pt->cells[pt->profile].median / d->median);
     else if (pt->best >= 0)
-        mg_sbuf_printf(b, "%lld (best mock-up %s %.3gx, under --min-gain %g)", pt->msize,
+        mg_sbuf_printf(b, "%lld (best candidate %s %.3gx, under --min-gain %g)", pt->msize,
                        mg_name(a, pt->cells[pt->best].alg), pt->cells[pt->best].median / d->median,
                        a->opts.min_gain);
     else
-        mg_sbuf_printf(b, "%lld (no mock-up significantly faster)", pt->msize);
+        mg_sbuf_printf(b, "%lld (no candidate significantly faster)", pt->msize);
 }
 
 /* The `#@range` line of range i: the measured sizes inside it and what bounds it. */
@@ -132,7 +138,7 @@ static void justify(mg_sbuf *b, const mg_analysis *a, const mg_coll_result *c, c
     mg_sbuf_printf(b, "#@range=%lld-%lld %s: measured ", g->lo, g->hi, win_name(a, g->win));
     int n = 0;
     for (int pi = g->first; pi <= g->last; pi++) {
-        if (!c->points[pi].checked) continue;
+        if (!decided(&c->points[pi])) continue;
         if (n++) mg_sbuf_printf(b, ", ");
         say_point(b, a, &c->points[pi]);
     }
@@ -156,9 +162,10 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
     range *r = malloc((size_t)(c->npoints ? c->npoints : 1) * sizeof *r);
     if (!r) return NULL;
     int nr = 0, vcoll = mg_is_vcollective(cname), checked = 0;
-    for (int pi = 0; pi < c->npoints; pi++) checked += c->points[pi].checked;
+    for (int pi = 0; pi < c->npoints; pi++) checked += decided(&c->points[pi]);
     if (vcoll && checked)
-        r[nr++] = (range){0, INT64_MAX, mg_an_v_choice(a, c) >= 0 ? mg_an_v_choice(a, c) : WIN_DEFAULT, 0, 0};
+        r[nr++] = (range){0, INT64_MAX,
+                          mg_an_v_choice(a, c) >= 0 ? mg_an_v_choice(a, c) : WIN_DEFAULT, 0, 0};
     else if (!vcoll)
         nr = build_ranges(c, r);
     if (!nr || p <= 0) {
@@ -168,8 +175,9 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
     mg_sbuf head = {0};
     mg_sbuf_printf(&head,
                    "# written by `mpiguide analyze`\n"
-                   "# winners: violations after %s correction (alpha %g, %s, %d launch%s) at "
-                   "least %g%% faster than the default, else the default\n",
+                   "# winners: violations (mock-ups) and tuning opportunities (library algorithms) "
+                   "after %s correction (alpha %g, %s, %d launch%s) at least %g%% faster than "
+                   "the default, else the default\n",
                    mg_correction_name(a->opts.correction), a->opts.alpha,
                    mg_test_name(a->opts.test), a->nlaunches, a->nlaunches == 1 ? "" : "es",
                    a->opts.min_gain * 100);

@@ -90,8 +90,11 @@ static int family_adjust(family *f, mg_correction c) {
     return 0;
 }
 
+/* Two families, each corrected on its own: the mock-ups' tests decide guideline violations, the
+ * library algorithms' tests tuning opportunities, so adding library algorithms to a check does
+ * not weaken its guideline verdicts. */
 int mg_an_pattern_checks(mg_analysis *a) {
-    family fam = {0};
+    family fam = {0}, lib = {0};
     for (int ci = 0; ci < a->ncolls; ci++) {
         mg_coll_result *c = &a->colls[ci];
         for (int pi = 0; pi < c->npoints; pi++) {
@@ -105,18 +108,24 @@ int mg_an_pattern_checks(mg_analysis *a) {
                 mg_an_test_cells(a, m, d, &m->tested_launches, &m->faster_launches, &m->stat,
                                  &m->p);
                 m->tested = m->tested_launches > 0;
-                if (m->tested && family_add(&fam, m->p, &m->p_adj)) goto fail;
+                if (m->tested && family_add(m->library ? &lib : &fam, m->p, &m->p_adj)) goto fail;
             }
         }
     }
     a->npattern_tests = fam.n;
-    if (family_adjust(&fam, a->opts.correction)) goto fail;
+    a->nlib_tests = lib.n;
+    if (family_adjust(&fam, a->opts.correction) || family_adjust(&lib, a->opts.correction))
+        goto fail;
     free(fam.p);
     free(fam.dst);
+    free(lib.p);
+    free(lib.dst);
     return 0;
 fail:
     free(fam.p);
     free(fam.dst);
+    free(lib.p);
+    free(lib.dst);
     return -1;
 }
 

@@ -24,6 +24,55 @@ static int cmp_viol(const void *pa, const void *pb) {
     return 0;
 }
 
+void mg_print_tuned(const mg_analysis *a, FILE *f);
+
+/* The library's own algorithms: tuning opportunities, kept apart from guideline violations. */
+static void print_library(const mg_analysis *a, FILE *f) {
+    char b1[64], b2[64];
+    if (!a->nlib_tests) return;
+    fprintf(f, "\nLibrary algorithms (the MPI's own, forced): tuning opportunities, not guideline "
+               "violations\n");
+    fprintf(f,
+            "  %d tests, %s correction on their own; faster than the default: %d of %d "
+            "(collective, size) combinations, %d (collective, size, algorithm)\n",
+            a->nlib_tests, mg_correction_name(a->opts.correction), a->nopp, a->nlib_checked,
+            a->ncell_opp);
+    fprintf(f,
+            "  Default vs best library algorithm: %s  (geometric mean of fastest significantly "
+            "faster library algorithm median / default median, 1 where none; below 1: the "
+            "library's default leaves time on the table)\n",
+            mg_fmt_num(b1, sizeof b1, a->lib_score, 4));
+    static const char *cols[] = {"collective|collective|l", "checked|checked|r",
+                                 "faster|opportunities|r", "score|library_score|r",
+                                 "best gain|best|l"};
+    mg_table *t = mg_table_new(5, cols);
+    for (int ci = 0; ci < a->ncolls; ci++) {
+        const mg_coll_result *c = &a->colls[ci];
+        if (!c->nlib_checked) continue;
+        mg_table_row(t);
+        mg_table_cell(t, mg_name(a, c->name), NULL);
+        mg_table_cellf(t, NULL, "%d", c->nlib_checked);
+        mg_table_cellf(t, NULL, "%d", c->nopp);
+        mg_table_cell(t, mg_fmt_num(b1, sizeof b1, c->lib_score, 4), NULL);
+        const mg_point *bp = NULL;
+        for (int pi = 0; pi < c->npoints; pi++) {
+            const mg_point *pt = &c->points[pi];
+            if (pt->best_lib >= 0 &&
+                (!bp || pt->cells[pt->best_lib].slowdown > bp->cells[bp->best_lib].slowdown))
+                bp = pt;
+        }
+        if (bp)
+            mg_table_cellf(t, NULL, "%.3gx at %s by %s", bp->cells[bp->best_lib].slowdown,
+                           mg_fmt_size(b2, sizeof b2, bp->msize),
+                           mg_name(a, bp->cells[bp->best_lib].alg));
+        else
+            mg_table_cell(t, "none", NULL);
+    }
+    fprintf(f, "Per collective (best gain = default median / fastest library algorithm):\n");
+    mg_table_print(t, f);
+    mg_table_free(t);
+}
+
 static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     char b1[64], b2[64];
     fprintf(f, "mpiguide analysis\n");
@@ -99,6 +148,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     fprintf(f, "\nPer collective (worst slowdown = default median / fastest violating mock-up):\n");
     mg_table_print(t, f);
     mg_table_free(t);
+    print_library(a, f);
 
     /* ranking of the most severe violations */
     int nv = 0;
@@ -154,12 +204,14 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
         }
     if (!a->ntuned) {
         fprintf(f,
-                "\nProfile entries (violation and at least %g%% faster): %d, not validated (tune "
+                "\nProfile entries (violation or library opportunity, at least %g%% faster): %d, "
+                "not validated (tune "
                 "validates them)\n",
                 a->opts.min_gain * 100, np);
     } else {
         fprintf(f,
-                "\nProfile entries (violation and at least %g%% faster): %d candidate%s; the "
+                "\nProfile entries (violation or library opportunity, at least %g%% faster): %d "
+                "candidate%s; the "
                 "validation (%d launch%s) kept %d, rejected %d\n",
                 a->opts.min_gain * 100, ncand, ncand == 1 ? "" : "s", a->ntuned,
                 a->ntuned == 1 ? "" : "es", a->nkept, a->nrejected);
@@ -169,12 +221,14 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
             const mg_point *pt = &a->colls[ci].points[pi];
             if (pt->candidate < 0 || (brief && pt->val != MG_VAL_REJECTED)) continue;
             char v[160];
-            fprintf(f, "  %-9s %s %s -> %s (check %.3gx",
+            fprintf(f, "  %-9s %s %s -> %s (%scheck %.3gx",
                     pt->val == MG_VAL_REJECTED ? "rejected"
                     : pt->val == MG_VAL_KEPT   ? "kept"
                                                : "entry",
                     mg_name(a, a->colls[ci].name), mg_fmt_size(b1, sizeof b1, pt->msize),
-                    mg_name(a, pt->cells[pt->candidate].alg), pt->cells[pt->candidate].slowdown);
+                    mg_name(a, pt->cells[pt->candidate].alg),
+                    pt->cells[pt->candidate].library ? "library algorithm, " : "",
+                    pt->cells[pt->candidate].slowdown);
             if (pt->val == MG_VAL_NONE)
                 fprintf(f, ")\n");
             else

@@ -160,6 +160,12 @@ static mg_table *absolute_or_relative(const mg_analysis *a, const mg_coll_result
     return t;
 }
 
+/* "default", "mock-up" or "library" (the MPI's own algorithm, whose wins are tuning
+ * opportunities rather than violations). */
+static const char *kind_of(const mg_cell *m, int not_default) {
+    return !not_default ? "default" : m->library ? "library" : "mock-up";
+}
+
 static mg_table *violation(const mg_analysis *a, const mg_coll_result *c) {
     char st[64], sa[64];
     snprintf(st, sizeof st, "%s|statistic|r", mg_stat_label(a->opts.test));
@@ -176,8 +182,10 @@ static mg_table *violation(const mg_analysis *a, const mg_coll_result *c) {
                           "p|p|r",
                           sa,
                           "vio|violation|r",
-                          "barrier|barrier_warning|r"};
-    mg_table *t = mg_table_new(13, cols);
+                          "barrier|barrier_warning|r",
+                          "kind|kind|l",
+                          "opp|opportunity|r"};
+    mg_table *t = mg_table_new(15, cols);
     for (int pass = 0; pass < 2; pass++) {
         /* all sizes of one algorithm together, the default first (the thesis's Table 3.4) */
         int algs[256], nalg = collect_algs(c, pass, algs, 256);
@@ -204,7 +212,14 @@ static mg_table *violation(const mg_analysis *a, const mg_coll_result *c) {
                         col_int(t, m->violation);
                         mg_table_cell(t, m->barrier_warning ? "*" : "",
                                       m->barrier_warning ? "1" : "0");
+                    } else {
+                        for (int e = 0; e < 5; e++) mg_table_cell(t, "", NULL);
                     }
+                    col_str(t, kind_of(m, mock));
+                    if (m->library && m->tested)
+                        col_int(t, m->opportunity);
+                    else
+                        mg_table_cell(t, "", NULL);
                 }
             }
     }
@@ -231,8 +246,10 @@ static mg_table *detailed(const mg_analysis *a, const mg_coll_result *c) {
                           "vio|violation|r",
                           "slowdown|slowdown|r",
                           "barrier|barrier_warning|r",
-                          "faster_launches|faster_launches|r"};
-    mg_table *t = mg_table_new(17, cols);
+                          "faster_launches|faster_launches|r",
+                          "kind|kind|l",
+                          "opp|opportunity|r"};
+    mg_table *t = mg_table_new(19, cols);
     int algs[256], nalg = collect_algs(c, 1, algs, 256);
     for (int i = 0; i < nalg; i++)
         for (int pi = 0; pi < c->npoints; pi++) {
@@ -252,14 +269,22 @@ static mg_table *detailed(const mg_analysis *a, const mg_coll_result *c) {
                 col_time(t, d ? d->median : NAN);
                 col_time(t, m->mean);
                 col_time(t, m->median);
-                if (!m->tested) continue;
-                col_num(t, m->stat, 4);
-                col_p(t, m->p);
-                col_p(t, m->p_adj);
-                col_int(t, m->violation);
-                col_fixed(t, m->slowdown);
-                mg_table_cell(t, m->barrier_warning ? "*" : "", m->barrier_warning ? "1" : "0");
-                mg_table_cellf(t, NULL, "%d/%d", m->faster_launches, m->tested_launches);
+                if (!m->tested) {
+                    for (int e = 0; e < 7; e++) mg_table_cell(t, "", NULL);
+                } else {
+                    col_num(t, m->stat, 4);
+                    col_p(t, m->p);
+                    col_p(t, m->p_adj);
+                    col_int(t, m->violation);
+                    col_fixed(t, m->slowdown);
+                    mg_table_cell(t, m->barrier_warning ? "*" : "", m->barrier_warning ? "1" : "0");
+                    mg_table_cellf(t, NULL, "%d/%d", m->faster_launches, m->tested_launches);
+                }
+                col_str(t, kind_of(m, 1));
+                if (m->library && m->tested)
+                    col_int(t, m->opportunity);
+                else
+                    mg_table_cell(t, "", NULL);
             }
         }
     return t;
@@ -276,8 +301,11 @@ static mg_table *grouped(const mg_analysis *a, const mg_coll_result *c) {
                                  "mockup|fastest_violating|l",
                                  "alt_med|median_s|r",
                                  "p_adj|p_adj|r",
-                                 "barrier|barrier_warning|r"};
-    mg_table *t = mg_table_new(11, cols);
+                                 "barrier|barrier_warning|r",
+                                 "library|fastest_library|l",
+                                 "lib_med|library_median_s|r",
+                                 "lib_slowd|library_slowdown|r"};
+    mg_table *t = mg_table_new(14, cols);
     for (int pi = 0; pi < c->npoints; pi++) {
         const mg_point *pt = &c->points[pi];
         const mg_cell *d = pt->def >= 0 ? &pt->cells[pt->def] : NULL;
@@ -289,13 +317,22 @@ static mg_table *grouped(const mg_analysis *a, const mg_coll_result *c) {
         col_str(t, ppn(c));
         col_int(t, d ? (long long)d->nobs : 0);
         col_time(t, d ? d->median : NAN);
-        if (pt->best < 0) continue;
-        const mg_cell *m = &pt->cells[pt->best];
-        col_fixed(t, m->slowdown);
-        col_alg(t, mg_name(a, m->alg), m->barrier_warning);
-        col_time(t, m->median);
-        col_p(t, m->p_adj);
-        mg_table_cell(t, m->barrier_warning ? "*" : "", m->barrier_warning ? "1" : "0");
+        if (pt->best < 0) {
+            for (int e = 0; e < 5; e++) mg_table_cell(t, "", NULL);
+        } else {
+            const mg_cell *m = &pt->cells[pt->best];
+            col_fixed(t, m->slowdown);
+            col_alg(t, mg_name(a, m->alg), m->barrier_warning);
+            col_time(t, m->median);
+            col_p(t, m->p_adj);
+            mg_table_cell(t, m->barrier_warning ? "*" : "", m->barrier_warning ? "1" : "0");
+        }
+        if (pt->best_lib >= 0) { /* tuning opportunity of the library's own algorithms */
+            const mg_cell *l = &pt->cells[pt->best_lib];
+            col_str(t, mg_name(a, l->alg));
+            col_time(t, l->median);
+            col_fixed(t, l->slowdown);
+        }
     }
     return t;
 }

@@ -55,7 +55,7 @@ static void entries(const mg_analysis *a, const mg_coll_result *c, int *cand) {
         cand[pi] = -1;
         if (vchoice == -2) {
             cand[pi] = pt->profile;
-        } else if (vchoice >= 0 && pt->checked) {
+        } else if (vchoice >= 0 && (pt->checked || pt->lib_checked)) {
             for (int k = 0; k < pt->ncells; k++)
                 if (pt->cells[k].alg == vchoice) cand[pi] = k;
         }

@@ -39,7 +39,7 @@ typedef struct mg_harness {
     double synced_at;      /* rank 0's clock at the last synchronisation */
     int yield;             /* more ranks than cores on this node: waiting loops yield */
     mg_machine machine;
-    int64_t batch;         /* --back-to-back: calls per observation (1: single-call timing) */
+    int64_t batch; /* --back-to-back: calls per observation (1: single-call timing) */
 } mg_harness;
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
@@ -169,6 +169,9 @@ typedef struct mg_joblist {
 /* (call, msize, algorithm) in the order of the options; nrep from nt (may be NULL) or o->nrep.
  * Returns 0, 1 (out of memory) or 2 after a usage message on rank 0; same on every rank. */
 int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l, int rank);
+/* A `<coll>_lib_<item>` name this process cannot run: one error on rank 0 naming the library
+ * algorithms it can (or why they are off); 1 when `name` has that form, else 0 (nothing said). */
+int mg_unknown_library_algorithm(int rank, const char *where, const char *name);
 /* Appends j to l; 0, or -1 when out of memory. */
 int mg_add_job(mg_joblist *l, mg_job j);
 /* A diagnostic (util/diag.h; error 1, warning 0) from rank 0 only. */

@@ -17,6 +17,34 @@ void mg_say(int rank, int error, const char *where, const char *fmt, ...) {
     mg_diag(error, where, "%s", what);
 }
 
+/* A `*_lib_*` name this process cannot run: one error naming the available ones (or why
+ * library algorithms are off). Returns 1 when `name` has that form, 0 otherwise. */
+int mg_unknown_library_algorithm(int rank, const char *where, const char *name) {
+    int coll = -1;
+    const char *m = strstr(name, "_lib_");
+    if (!m || !m[5]) return 0;
+    char sname[64];
+    snprintf(sname, sizeof sname, "%.*s", (int)(m - name), name);
+    coll = mpiguide_collective_id(sname);
+    if (coll < 0 || strcmp(mpiguide_collective_short(coll), sname)) return 0;
+    const char *off = mpiguide_library_off();
+    char list[2048] = "";
+    size_t at = 0;
+    for (int k = 0; k < mpiguide_algorithm_count() && at + 1 < sizeof list; k++)
+        if (mpiguide_algorithm_kind(k) == MPIGUIDE_KIND_LIBRARY &&
+            mpiguide_algorithm_collective(k) == coll) {
+            int n = snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "",
+                             mpiguide_algorithm_name(k));
+            if (n > 0) at += (size_t)n;
+        }
+    mg_say(rank, 1, where, "unknown library algorithm '%s' for %s (%s%s)", name,
+           mpiguide_collective_name(coll), off ? "library algorithms are off: " : "available: ",
+           off  ? off
+           : at ? list
+                : "none");
+    return 1;
+}
+
 /* Test-only registry rows (MPIGUIDE_TEST_ALGORITHMS) say so in their guideline; `all` skips
  * them, naming them explicitly still measures them. */
 static int is_test_only(int alg) {
@@ -47,12 +75,17 @@ static int expand_algs(int coll, const mg_bench_opts *o, int *ids, const char **
     } while (0)
     for (int i = 0; i < o->nalgs; i++) {
         const char *a = o->algs[i];
-        if (!strcmp(a, MG_ALG_ALL)) {
-            PUSH(mpiguide_default_algorithm(coll), MG_ALG_DEFAULT);
-            for (int k = 0; k < mpiguide_algorithm_count(); k++)
-                if (mpiguide_algorithm_collective(k) == coll &&
-                    k != mpiguide_default_algorithm(coll) && !is_test_only(k))
+        int all = !strcmp(a, MG_ALG_ALL), mock = !strcmp(a, MG_ALG_MOCKUPS),
+            lib = !strcmp(a, MG_ALG_LIBRARY);
+        if (all) PUSH(mpiguide_default_algorithm(coll), MG_ALG_DEFAULT);
+        if (all || mock || lib) {
+            for (int k = 0; k < mpiguide_algorithm_count(); k++) {
+                int kind = mpiguide_algorithm_kind(k);
+                if (mpiguide_algorithm_collective(k) == coll && !is_test_only(k) &&
+                    ((kind == MPIGUIDE_KIND_MOCKUP && !lib) ||
+                     (kind == MPIGUIDE_KIND_LIBRARY && !mock)))
                     PUSH(k, mpiguide_algorithm_name(k));
+            }
         } else if (!strcmp(a, MG_ALG_DEFAULT)) {
             PUSH(mpiguide_default_algorithm(coll), MG_ALG_DEFAULT);
         } else if (!strcmp(a, MG_ALG_TUNED)) {
@@ -101,11 +134,14 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
     /* every named algorithm must belong to a listed collective */
     for (int i = 0; !rc && i < o->nalgs; i++) {
         const char *a = o->algs[i];
-        if (!strcmp(a, MG_ALG_ALL) || !strcmp(a, MG_ALG_DEFAULT) || !strcmp(a, MG_ALG_TUNED))
+        if (!strcmp(a, MG_ALG_ALL) || !strcmp(a, MG_ALG_DEFAULT) || !strcmp(a, MG_ALG_TUNED) ||
+            !strcmp(a, MG_ALG_MOCKUPS) || !strcmp(a, MG_ALG_LIBRARY))
             continue;
         int found = 0;
         for (int c = 0; c < o->ncalls; c++) found |= mpiguide_algorithm_id(o->calls[c], a) >= 0;
-        if (!found) {
+        if (!found && mg_unknown_library_algorithm(rank, "--algs", a)) {
+            rc = 2;
+        } else if (!found) {
             mg_say(rank, 1, "--algs",
                    "'%s' is not an algorithm of any listed collective "
                    "(mpiguide info lists them)",

@@ -620,12 +620,14 @@ void mg_bench_shuffle(int *idx, int n, uint64_t seed) {
 
 const char mg_bench_usage[] =
     "usage: mpirun -np P mpiguide bench [options]\n"
-    "Measures collectives with the library's own algorithm and any registry algorithm;\n"
+    "Measures collectives with the library's own algorithm, any mock-up and any of the\n"
+    "library's own algorithms (*_lib_*);\n"
     "one raw row per observation (docs/benchmark.md).\n"
     "\n"
     "  --calls-list=A,B            MPI names (default: every collective)\n"
-    "  --algs=a,b|all              algorithms: registry names, default, tuned, all\n"
-    "                              (default: default)\n"
+    "  --algs=a,b|all              algorithms: registry and library algorithm names\n"
+    "                              (mpiguide info), default, tuned, mockups, library,\n"
+    "                              all = default + mockups + library (default: default)\n"
     "  --msizes-list=1,8           message sizes in bytes (suffix K, M, G allowed)\n"
     "  --msize-interval=min=E1,max=E2[,step=S]  sizes 2^E1 .. 2^E2 bytes\n"
     "  --nrep=N                    observations per measurement (default 100)\n"

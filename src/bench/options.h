@@ -28,7 +28,9 @@ enum mg_runtime_type { MG_RUNTIME_LOCAL, MG_RUNTIME_GLOBAL };
 /* Algorithm keywords of --algs besides registry names. */
 #define MG_ALG_DEFAULT "default" /* the library's own collective, through PMPI */
 #define MG_ALG_TUNED   "tuned"   /* the public MPI_* name (intercepted by libmpiguide) */
-#define MG_ALG_ALL     "all"     /* default and every registry algorithm of the call */
+#define MG_ALG_ALL     "all"     /* default, every mock-up and every library algorithm */
+#define MG_ALG_MOCKUPS "mockups" /* every mock-up of the call */
+#define MG_ALG_LIBRARY "library" /* every library algorithm of the call (src/libalg/) */
 
 typedef struct mg_bench_opts {
     int ncalls;

@@ -261,9 +261,11 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
         outcome != MPIGUIDE_RAN_MOCKUP) {
         mg_progress_clear(&rs->pr);
         mg_say(h->rank, 0, where, "skipped: the default ran instead (%s)",
-               outcome == MPIGUIDE_FALLBACK_MEMORY ? "scratch need beyond size_msg_buffer_bytes"
-               : outcome == MPIGUIDE_FALLBACK_OFF  ? "mpiguide is not initialised"
-                                                   : "the algorithm declines these arguments");
+               outcome == MPIGUIDE_FALLBACK_MEMORY    ? "scratch need beyond size_msg_buffer_bytes"
+               : outcome == MPIGUIDE_FALLBACK_OFF     ? "mpiguide is not initialised"
+               : outcome == MPIGUIDE_FALLBACK_LIBRARY ? "the library algorithm could not be set "
+                                                        "up on this communicator"
+                                                      : "the algorithm declines these arguments");
         goto fail;
     }
     if (rc == MPI_SUCCESS && o->verify && j->alg != mpiguide_default_algorithm(j->coll)) {

@@ -20,6 +20,7 @@
 #define MG_AF_DEFAULT   1u /* the library's own collective */
 #define MG_AF_REDUCTION 2u /* applies the user's op (tuned mode: predefined ops only) */
 #define MG_AF_TESTONLY  4u /* registered only in test builds */
+#define MG_AF_LIBRARY   8u /* the MPI library's own algorithm (src/libalg/), not a table row */
 
 /* Collective ids in table order: the same numbers as mpiguide.h's MPIGUIDE_COLL_* (which the
  * catalog cannot include: it includes mpi.h); core/registry.c checks that they agree. */
@@ -37,7 +38,8 @@ enum mg_cat_coll {
 #define MG_DECLINE_DATATYPE  4u
 #define MG_DECLINE_OP        8u
 #define MG_DECLINE_THREADS   16u
-#define MG_DECLINE_DEFECT    32u
+#define MG_DECLINE_LIBRARY   32u
+#define MG_DECLINE_DEFECT    64u
 
 typedef struct mg_coll_desc {
     const char *name;  /* "MPI_Allreduce" */
@@ -113,20 +115,27 @@ static inline int mg_size_from_recv_everywhere(int coll) {
 }
 
 /* ---- algorithms ---- */
-/* Id of algorithm `name` of collective `coll` ("default" gives the collective's default); -1
- * when unknown. */
+/* Id of algorithm `name` of collective `coll` ("default" gives the collective's default, a
+ * library algorithm name its id in src/libalg/'s table); -1 when unknown. */
 int mg_alg_lookup(int coll, const char *name);
+/* 1 for a row of algorithms.def (or a default); library algorithms are not rows. */
 static inline int mg_alg_valid(int alg) {
     return alg >= 0 && alg < mg_nalg_names;
 }
+/* Library algorithms (ids after the registry's, src/libalg/names.c); NULL / -1 otherwise. */
+const char *mg_lib_alg_name(int alg);
+int mg_lib_alg_coll(int alg);
 static inline const char *mg_alg_name(int alg) {
-    return mg_alg_valid(alg) ? mg_alg_table[alg].name : (const char *)0;
+    return mg_alg_valid(alg) ? mg_alg_table[alg].name : mg_lib_alg_name(alg);
 }
 static inline int mg_alg_coll(int alg) {
-    return mg_alg_valid(alg) ? mg_alg_table[alg].coll : -1;
+    return mg_alg_valid(alg) ? mg_alg_table[alg].coll : mg_lib_alg_coll(alg);
 }
 static inline unsigned mg_alg_flags(int alg) {
-    return mg_alg_valid(alg) ? mg_alg_table[alg].flags : 0u;
+    if (mg_alg_valid(alg)) return mg_alg_table[alg].flags;
+    int c = mg_lib_alg_coll(alg);
+    if (c < 0) return 0u;
+    return MG_AF_LIBRARY | ((mg_coll_flags(c) & MG_CF_REDUCTION) ? MG_AF_REDUCTION : 0u);
 }
 
 /* ---- datatypes and ops by name (the benchmark's --datatype and --op) ---- */

@@ -17,7 +17,8 @@
 
 #define CHECK_USAGE                                                                                \
     "usage: mpirun -np P mpiguide check -f INPUT -o OUTDIR [options]\n"                            \
-    "Measures every algorithm of each collective in INPUT (one per line, followed by\n"            \
+    "Measures every algorithm of each collective in INPUT (default, mock-ups and the MPI's\n"      \
+    "own algorithms *_lib_*; one collective per line, followed by\n"                               \
     "benchmark options; see docs/check.md) and MPI_Barrier, writes the raw rows to\n"              \
     "OUTDIR/raw/launch-K/ and analyses every launch found in OUTDIR.\n"                            \
     "  -f INPUT         input file\n"                                                              \

@@ -17,5 +17,6 @@ int mg_cmd_compare(int argc, char **argv);
 int mg_cmd_simulate(int argc, char **argv);
 int mg_cmd_profile(int argc, char **argv);
 int mg_cmd_plan(int argc, char **argv);
+int mg_cmd_export(int argc, char **argv);
 
 #endif

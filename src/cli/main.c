@@ -21,6 +21,8 @@ static const struct {
     {"compare", mg_cmd_compare, "no MPI: two OUTDIRs (libraries, machines) side by side"},
     {"profile", mg_cmd_profile, "no MPI: `profile check FILE|DIR` validates tuned-mode profiles"},
     {"simulate", mg_cmd_simulate, "no MPI: TUW, binomial and direct Gatherv under the cost model"},
+    {"export", mg_cmd_export,
+     "no MPI: library-algorithm entries of profiles as the MPI's own tuning file"},
 };
 
 static void usage(FILE *f) {

@@ -3,6 +3,7 @@
  * when every profile is valid, 2 when any is not (docs/dev/interfaces.md section 3). */
 #include "cli.h"
 #include "catalog/catalog.h"
+#include "libalg/libalg.h"
 #include "profile/profile.h"
 #include "util/diag.h"
 #include <stdio.h>
@@ -37,7 +38,10 @@ static void show(const mg_profile *p, const char *file) {
             snprintf(what, sizeof what, "every size");
         else
             snprintf(what, sizeof what, "%lld-%lld bytes", (long long)r->lo, (long long)r->hi);
-        printf("  %-28s -> %s\n", what, mg_alg_name(r->alg));
+        const char *name = mg_alg_name(r->alg);
+        printf("  %-28s -> %s%s\n", what, name,
+               mg_libalg_name_coll(name) >= 0 ? " (the MPI's own algorithm, resolved at MPI_Init)"
+                                              : "");
     }
     if (!vcoll || !p->nranges)
         printf("  %-28s -> default (the library's own %s)\n",

@@ -30,6 +30,8 @@
     "launches, writes OUTDIR/profiles/, then validates every entry in V more launches that\n"      \
     "measure the tuned library (LD_PRELOAD with MPIGUIDE_PROFILES) against the default,\n"         \
     "interleaved; an entry is kept only when significantly faster in every one of them.\n"         \
+    "Candidates are the mock-ups and the MPI's own algorithms (*_lib_*); export the\n"             \
+    "library-algorithm part with `mpiguide export` (docs/library-algorithms.md).\n"                \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
     "  -f INPUT         input file (as for check)\n"                                               \
     "  --for RECORD     tune for an application: plan from its record (MPIGUIDE_RECORD) into\n"    \

@@ -4,6 +4,7 @@
 #include "comm_scratch.h"
 #include "registry.h"
 #include "scratch.h"
+#include "libalg/libalg_mpi.h"
 
 #ifdef MPIGUIDE_TEST_ALGORITHMS
 #include <stdlib.h>
@@ -42,6 +43,10 @@ static void test_slow_alg(const mg_alg *A) {
 
 int mg_run_default(int coll, const mg_args *a) {
     test_slow_default(coll);
+    return mg_run_pmpi(coll, a);
+}
+
+int mg_run_pmpi(int coll, const mg_args *a) {
     switch (coll) {
 #define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
     case MPIGUIDE_COLL_##ID:                                                                       \
@@ -99,6 +104,7 @@ int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined) {
     int err;
     mg_shape s;
     if (declined) *declined = 0;
+    if (!A && mg_libalg_runnable(alg)) return mg_libalg_dispatch(alg, a, outcome, declined);
     if (!A) return MPI_ERR_ARG;
     int o = mg_dispatch_plan(A, a, &s, &why, &err);
     if (o < 0) return err;

@@ -10,6 +10,7 @@
 #include "registry.h"
 #include "scratch.h"
 #include "settings.h"
+#include "libalg/libalg_mpi.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +135,32 @@ static int check_provenance(const mg_profile_set *ps) {
     return MPI_SUCCESS;
 }
 
+/* Library algorithms the ranks could not agree on: every selection of one becomes the default
+ * (the forced table and the selection table rank 0 built before the agreement). */
+static void drop_library_selections(void) {
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
+        if (mg_rt.s.forced[c] >= mg_nalgs) mg_rt.s.forced[c] = -1;
+    for (uint32_t i = 0; i < mg_rt.sel.nprof; i++) {
+        const mg_selprof *P = &mg_rt.sel.prof[i];
+        int32_t *alg = (int32_t *)(uintptr_t)mg_rt.sel.alg;
+        for (uint32_t r = P->first; r < P->first + P->n; r++)
+            if (alg[r] >= mg_nalgs) alg[r] = P->coll;
+    }
+}
+
+/* Local discovery before rank 0 reads the settings, so that profiles and MPIGUIDE_ALG resolve
+ * library algorithm names (src/libalg/). Not with this rank's MPIGUIDE_OFF=1: the agreement then
+ * turns them off everywhere. */
+static void discover_library_algorithms(void) {
+    const char *off = getenv("MPIGUIDE_OFF");
+    mg_libalg_reset(mg_nalgs);
+    if (off && !strcmp(off, "1")) {
+        mg_libalg_set_off("MPIGUIDE_OFF=1");
+        return;
+    }
+    mg_libalg_discover(mg_nalgs);
+}
+
 int mg_startup(int argc, char **argv) {
     if (mg_rt.started) return MPI_SUCCESS;
     mg_rt.started = 1;
@@ -142,6 +169,7 @@ int mg_startup(int argc, char **argv) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &mg_rt.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &mg_rt.size);
     mg_defects_start(mg_rt.rank);
+    discover_library_algorithms();
     mg_profile_set profiles = {0};
     void *block = NULL;
     if (mg_rt.rank == 0) {
@@ -173,6 +201,10 @@ int mg_startup(int argc, char **argv) {
     mg_cfg = mg_rt.s.cfg;
     if (rc == MPI_SUCCESS && !mg_rt.s.off) rc = check_provenance(&profiles);
     mg_profile_set_free(&profiles);
+    if (rc == MPI_SUCCESS && !mg_rt.s.off) {
+        rc = mg_libalg_agree();
+        if (mg_libalg_off()) drop_library_selections();
+    }
     if (rc != MPI_SUCCESS) return rc;
     mg_rt.usable = 1;
     if (mg_rt.s.off) return MPI_SUCCESS;
@@ -182,6 +214,7 @@ int mg_startup(int argc, char **argv) {
 }
 
 void mg_shutdown(void) {
+    mg_libalg_stop();
     mg_pool_destroy();
     mg_defects_stop();
     free(mg_rt.seltab);

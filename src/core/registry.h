@@ -84,6 +84,9 @@ static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, i
 /* Runs `alg` or, when it declines or does not fit, the default (same decision everywhere). */
 int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined);
 int mg_run_default(int coll, const mg_args *a);
+/* The library's own collective through PMPI, without the test builds' slow-default hook (library
+ * algorithms call it on their shadow communicator). */
+int mg_run_pmpi(int coll, const mg_args *a);
 /* The decision of mg_dispatch without running anything: MPIGUIDE_RAN_MOCKUP, RAN_DEFAULT or a
  * FALLBACK_* outcome, or -1 with *err when the call's shape could not be computed. Fills *s for
  * mg_dispatch_run. */

@@ -5,6 +5,7 @@
 #include "settings.h"
 #include "registry.h"
 #include "catalog/catalog.h"
+#include "libalg/libalg.h"
 #include "profile/seltab.h"
 #include "util/file.h"
 #include <ctype.h>
@@ -57,6 +58,18 @@ static int forced_entry(char *e, const char *where, int16_t *forced, mg_diag_fn 
     if (!(mg_coll_flags(c) & MG_CF_INTERCEPT))
         return say(diag, ctx, 1, where, "%s is not intercepted; ignored", mg_coll_name(c));
     int id = mpiguide_algorithm_id(c, alg);
+    if (id < 0 && mg_libalg_name_coll(alg) == c) {
+        /* possibly a name of another MPI's library: a warning, and the default runs */
+        char list[1200];
+        const char *off = mg_libalg_off();
+        say(diag, ctx, 0, where,
+            "unknown library algorithm `%s` for %s under %s (%s%s); the "
+            "default runs",
+            alg, mg_coll_name(c), mg_libalg_mpi()[0] ? mg_libalg_mpi() : "this MPI",
+            off ? "library algorithms are off: " : "available: ",
+            off ? off : mg_libalg_list(c, list, sizeof list));
+        return 0;
+    }
     if (id < 0)
         return say(diag, ctx, 1, where, "unknown algorithm `%s` for %s; ignored", alg,
                    mg_coll_name(c));
@@ -269,6 +282,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     if (config) errors += read_config(config, &s->cfg, diag, ctx);
     if (ppath) {
         errors += mg_profiles_load(ppath, profiles, diag, ctx);
+        mg_libalg_resolve_profiles(profiles, mg_libalg_mpi(), diag, ctx);
         size_t bytes = 0;
         if (profiles->n && mg_seltab_build(profiles, seltab, &bytes))
             errors += say(diag, ctx, 1, ppath, "profiles too large (over 1 GiB); ignored");

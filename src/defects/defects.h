@@ -12,7 +12,7 @@
 /* MPI families a defect can name (the kinds of core/library.c). */
 enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH };
 
-/* The facts a condition can test, all integers (docs/dev/interfaces.md section 13): p, pow2 (p is
+/* The facts a condition can test, all integers (docs/dev/interfaces.md section 14): p, pow2 (p is
  * a power of two), root (0 when not rooted), count and bytes (the count and message size of
  * section 1), extent, true_lb, true_extent (of the reduction datatype, else 0), commutative and
  * predefined_op (reductions, else 1), inplace (MPI_IN_PLACE passed; for rooted collectives the

@@ -1,4 +1,4 @@
-/* The parser of the defect table (docs/dev/interfaces.md section 13): records that start with
+/* The parser of the defect table (docs/dev/interfaces.md section 14): records that start with
  * `defect NAME`, then `key value...` lines; `#` starts a comment. A problem names WHERE:LINE and
  * leaves its entry out; nothing unknown is skipped silently. */
 #include "defects.h"

@@ -15,10 +15,10 @@ _Atomic uint64_t mg_counts[MPIGUIDE_COLL_COUNT][MG_N_COUNT];
 int mg_report_on;
 
 static const char *const counter_names[MG_N_COUNT] = {
-    "total",           "mockup",         "fallback_memory", "fallback_args", "fallback_threads",
-    "fallback_userop", "fallback_pool",  "optout",          "large_count",   "other",
-    "guard_default",   "other_type",     "fallback_defect", "known_defect",  "repaired",
-    "verified",        "verify_mismatch"};
+    "total",           "mockup",        "fallback_memory", "fallback_args",    "fallback_threads",
+    "fallback_userop", "fallback_pool", "optout",          "large_count",      "other",
+    "guard_default",   "other_type",    "library",         "fallback_library", "fallback_defect",
+    "known_defect",    "repaired",      "verified",        "verify_mismatch"};
 
 #define SEEN_BITS  10
 #define SEEN_SLOTS (1u << SEEN_BITS)
@@ -101,7 +101,7 @@ void mg_report_write(void) {
     qsort(rows, n, sizeof rows[0], row_cmp);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_coll_name(rows[i].coll), (long long)rows[i].msize,
-                mg_algs[rows[i].alg].name);
+                mpiguide_algorithm_name(rows[i].alg));
     fprintf(f, "#@pgmpi config size_msg_buffer_bytes %llu\n",
             (unsigned long long)mg_cfg.size_msg_buffer_bytes);
     fprintf(f, "#@pgmpi config size_int_buffer_bytes %llu\n",
@@ -114,6 +114,11 @@ void mg_report_write(void) {
         mg_cscratch_counts(&made, &freed);
         fprintf(f, "#@mpiguide comm_scratch created=%llu released=%llu\n", made, freed);
     }
+    /* the MPI's own algorithms (src/libalg/): how many could be selected, or why none */
+    if (mpiguide_library_off())
+        fprintf(f, "#@mpiguide library_algorithms off: %s\n", mpiguide_library_off());
+    else
+        fprintf(f, "#@mpiguide library_algorithms %d\n", mpiguide_algorithm_count() - mg_nalgs);
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         if (!atomic_load(&mg_counts[c][MG_N_TOTAL])) continue;
         char line[1024];

@@ -106,12 +106,12 @@ static void checkpoint(gcomm *g, gslot *s) {
         mg_warning("libmpiguide",
                    "guard: %s %lld B on %d ranks: %s is slower than the default (speed-up %.3g, "
                    "95%% CI %.3g-%.3g, %d sample pairs); the default runs from call %llu on",
-                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_algs[s->alg].name, est, lo,
+                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_alg_name(s->alg), est, lo,
                    hi, MG_GUARD_WINDOW, (unsigned long long)s->e.off_at + 1);
 }
 
 /* The slow half: a sampled call, a call of an entry switched off. */
-static MG_SLOW int sampled(gcomm *g, gslot *s, int act, const mg_alg *A, const mg_args *a,
+static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *a,
                            const mg_shape *sh, int64_t msize, int *rc) {
     if (act == MG_GUARD_DEFAULT) {
         mg_count(s->coll, MG_N_GUARD);
@@ -120,19 +120,26 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, const mg_alg *A, const m
         return 1;
     }
     double t0 = PMPI_Wtime();
+    int ran = 1; /* a library algorithm that could not run leaves the default's time */
     if (act == MG_GUARD_TIME_DEFAULT) {
         *rc = mg_run_default(s->coll, a);
     } else {
-        *rc = mg_rt.s.verify ? mg_verify_run(A, a, sh, msize) : mg_dispatch_run(A, a, sh);
+        *rc =
+            mg_rt.s.verify ? mg_verify_run(alg, a, sh, msize, &ran) : mg_run_alg(alg, a, sh, &ran);
     }
     double t = PMPI_Wtime() - t0;
-    mg_count(s->coll, act == MG_GUARD_TIME_DEFAULT ? MG_N_GUARD : MG_N_MOCKUP);
-    if (mg_guard_record(&s->e, act, t)) checkpoint(g, s);
+    int lib = alg >= mg_nalgs;
+    mg_count(s->coll, act == MG_GUARD_TIME_DEFAULT ? MG_N_GUARD
+                      : !lib                       ? MG_N_MOCKUP
+                      : ran == 1                   ? MG_N_LIBRARY
+                      : ran == 2                   ? MG_N_FB_ARGS
+                                                   : MG_N_FB_LIBRARY);
+    /* every rank knows whether the library algorithm ran (its setup is agreed) */
+    if (ran == 1 && mg_guard_record(&s->e, act, t)) checkpoint(g, s);
     return 1;
 }
 
-int mg_guard_run(int coll, int alg, const mg_alg *A, const mg_args *a, const mg_shape *sh,
-                 int64_t msize, int *rc) {
+int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_t msize, int *rc) {
     if (!started) return 0;
     gcomm *g = mg_private_find(&kind, a->comm);
     if (__builtin_expect(!g, 0)) { /* the first covered call on this communicator, everywhere */
@@ -145,7 +152,7 @@ int mg_guard_run(int coll, int alg, const mg_alg *A, const mg_args *a, const mg_
     if (!s) return 0;
     int act = mg_guard_step(&s->e);
     if (__builtin_expect(act == MG_GUARD_SKIP, 1)) return 0;
-    return sampled(g, s, act, A, a, sh, msize, rc);
+    return sampled(g, s, act, alg, a, sh, msize, rc);
 }
 
 void mg_guard_agree(void) {
@@ -201,7 +208,7 @@ static void report_slot(FILE *f, const gslot *s) {
     fprintf(f,
             "#@mpiguide guard %s p=%d msize=%lld alg=%s calls=%llu sampled_default=%llu "
             "sampled_tuned=%llu speedup=%.4g ci95=%.4g..%.4g state=%s",
-            mg_coll_name(s->coll), s->p, (long long)s->msize, mg_algs[s->alg].name,
+            mg_coll_name(s->coll), s->p, (long long)s->msize, mg_alg_name(s->alg),
             (unsigned long long)s->e.calls, (unsigned long long)s->e.sampled_default,
             (unsigned long long)s->e.sampled_tuned, est, lo, hi, state);
     if (s->e.state == MG_GUARD_OFF) fprintf(f, " off_after=%llu", (unsigned long long)s->e.off_at);

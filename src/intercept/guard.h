@@ -8,12 +8,11 @@
 
 /* After the interception starts, in tuned mode with MPIGUIDE_GUARD on. */
 int mg_guard_start(void);
-/* A call the profile sends to mock-up A and the dispatcher would run: 0 when the caller runs
- * the mock-up as usual (and counts it), 1 when the guard ran the call (sampled, or the entry is
- * switched off) with its result in *rc. The first such call on a communicator is collective
- * over it (every rank makes it). */
-int mg_guard_run(int coll, int alg, const mg_alg *A, const mg_args *a, const mg_shape *sh,
-                 int64_t msize, int *rc);
+/* A call the profile sends to algorithm alg (a mock-up or a library algorithm) that would run:
+ * 0 when the caller runs it as usual (and counts it), 1 when the guard ran the call (sampled, or
+ * the entry is switched off) with its result in *rc. The first such call on a communicator is
+ * collective over it (every rank makes it). */
+int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_t msize, int *rc);
 /* At MPI_Finalize, before the report: collective; whether all ranks switched each entry off at
  * the same call. */
 void mg_guard_agree(void);

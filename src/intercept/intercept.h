@@ -80,6 +80,8 @@ enum mg_counter {
     MG_N_OTHER,      /* message size found no room in the alg-line table */
     MG_N_GUARD,      /* the guard ran the default instead of the entry's mock-up */
     MG_N_OTHER_TYPE, /* the profile was measured with another element size or op class */
+    MG_N_LIBRARY,    /* ran a library algorithm (src/libalg/) */
+    MG_N_FB_LIBRARY, /* a library algorithm could not be set up on the communicator */
     MG_N_FB_DEFECT,  /* the mock-up declined: an inner call would meet a known MPI defect */
     MG_N_DEFECT,     /* the library's own collective was due on a known-defect condition */
     MG_N_REPAIRED,   /* ... and MPIGUIDE_REPAIR=1 ran a repair mock-up instead */
@@ -211,9 +213,14 @@ static inline int mg_ocache_get(MPI_Op op, int *idx) {
 }
 
 /* ---- MPIGUIDE_VERIFY ---- */
-/* Runs the default and then the mock-up on the same input, compares the outputs, counts; the
- * caller's buffers end up with the mock-up's result. */
-int mg_verify_run(const mg_alg *A, const mg_args *a, const mg_shape *s, int64_t msize);
+/* Runs the default and then algorithm `alg` (a mock-up or a library algorithm) on the same
+ * input, compares the outputs, counts; the caller's buffers end up with the algorithm's result.
+ * *ran (may be NULL) is mg_libalg_run's answer for a library algorithm: 0 or 2 when the default
+ * ran instead. */
+/* Runs alg, a registry row or a library algorithm (verify.c); *ran as mg_libalg_run says (1:
+ * the algorithm ran; 0 or 2: the default ran instead); ran may be NULL. */
+int mg_run_alg(int alg, const mg_args *a, const mg_shape *s, int *ran);
+int mg_verify_run(int alg, const mg_args *a, const mg_shape *s, int64_t msize, int *ran);
 
 /* ---- the decision ---- */
 extern _Atomic uint64_t *mg_lasthit;
@@ -282,6 +289,8 @@ static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, 
 
 /* A mock-up was selected: the checks of mg_dispatch, then the mock-up or a counted fallback. */
 int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
+/* The same for a library algorithm (libcall.c). */
+int mg_intercept_library(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
 
 /* What mg_decide returns besides a mock-up's algorithm id (ids are >= 0). */
 enum mg_decision {

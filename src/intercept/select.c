@@ -55,6 +55,7 @@ static int repair(int coll, const mg_args *a, int64_t msize, int *rc) {
 /* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. Under
  * MPI_THREAD_MULTIPLE the checks include the communicator's own scratch. */
 int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
+    if (alg >= mg_nalgs) return mg_intercept_library(coll, alg, tuned, a, msize, rc);
     const mg_alg *A = &mg_algs[alg];
     int why;
     mg_shape s;
@@ -68,10 +69,10 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
     switch (o) {
     case MPIGUIDE_RAN_MOCKUP:
         /* a profile's entry checks itself (guard.c); unsampled calls come back here */
-        if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, A, a, &s, msize, rc)) return 1;
+        if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, a, &s, msize, rc)) return 1;
         mg_count(coll, MG_N_MOCKUP);
         seen(coll, msize, alg);
-        *rc = mg_rt.s.verify ? mg_verify_run(A, a, &s, msize) : mg_dispatch_run(A, a, &s);
+        *rc = mg_rt.s.verify ? mg_verify_run(alg, a, &s, msize, NULL) : mg_dispatch_run(A, a, &s);
         return 1;
     case MPIGUIDE_FALLBACK_ARGS:
         why = declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT : MG_N_FB_ARGS;

@@ -8,6 +8,7 @@
 #include "intercept.h"
 #include "util/diag.h"
 #include "core/scratch.h"
+#include "libalg/libalg_mpi.h"
 #include <limits.h>
 
 /* The receive-side regions of this rank: `n` blocks of `count` elements of `type`, block i at
@@ -81,8 +82,19 @@ static int packed_size(const region *r, MPI_Comm comm, int64_t *bytes) {
     return rc;
 }
 
-int mg_verify_run(const mg_alg *A, const mg_args *a, const mg_shape *s, int64_t msize) {
-    int coll = A->coll, rc, fits, all = 0, saved = 0, ref = 0, got = 0;
+/* The algorithm itself: a registry row, or a library algorithm (*ran as mg_libalg_run says:
+ * 0 or 2 when the default ran instead). */
+int mg_run_alg(int alg, const mg_args *a, const mg_shape *s, int *ran) {
+    int rc;
+    if (ran) *ran = 1;
+    if (alg < mg_nalgs) return mg_dispatch_run(&mg_algs[alg], a, s);
+    int r = mg_libalg_run(alg, a, &rc);
+    if (ran) *ran = r;
+    return r == 1 ? rc : mg_run_pmpi(mg_alg_coll(alg), a);
+}
+
+int mg_verify_run(int alg, const mg_args *a, const mg_shape *s, int64_t msize, int *ran) {
+    int coll = mg_alg_coll(alg), rc, fits, all = 0, saved = 0, ref = 0, got = 0;
     region r;
     output_region(coll, a, s, &r);
     int64_t need = 0;
@@ -90,14 +102,14 @@ int mg_verify_run(const mg_alg *A, const mg_args *a, const mg_shape *s, int64_t 
     fits = rc == MPI_SUCCESS && need <= (int64_t)mg_rt.verify_bytes && need <= INT_MAX;
     rc = PMPI_Allreduce(&fits, &all, 1, MPI_INT, MPI_MIN, a->comm);
     if (rc != MPI_SUCCESS) return rc;
-    if (!all) return mg_dispatch_run(A, a, s);
+    if (!all) return mg_run_alg(alg, a, s, ran);
     int cap = (int)mg_rt.verify_bytes;
     void *keep = mg_rt.verify_buf[0], *dflt = mg_rt.verify_buf[1];
     if ((rc = move(&r, a->comm, keep, cap, &saved, 0)) != MPI_SUCCESS) return rc;
     if ((rc = mg_run_default(coll, a)) != MPI_SUCCESS) return rc;
     if ((rc = move(&r, a->comm, dflt, cap, &ref, 0)) != MPI_SUCCESS) return rc;
     if ((rc = move(&r, a->comm, keep, saved, &saved, 1)) != MPI_SUCCESS) return rc;
-    if ((rc = mg_dispatch_run(A, a, s)) != MPI_SUCCESS) return rc;
+    if ((rc = mg_run_alg(alg, a, s, ran)) != MPI_SUCCESS) return rc;
     if ((rc = move(&r, a->comm, keep, cap, &got, 0)) != MPI_SUCCESS) return rc;
     mg_count(coll, MG_N_VERIFIED);
     int at = -1;
@@ -109,7 +121,7 @@ int mg_verify_run(const mg_alg *A, const mg_args *a, const mg_shape *s, int64_t 
         if (shown++ < 10)
             mg_warning("MPIGUIDE_VERIFY",
                        "rank %d: %s msize %lld p %d: %s differs from the default at byte %d",
-                       mg_rt.rank, mg_coll_name(coll), (long long)msize, s->p, A->name,
+                       mg_rt.rank, mg_coll_name(coll), (long long)msize, s->p, mg_alg_name(alg),
                        at < 0 ? ref : at);
     }
     return MPI_SUCCESS;

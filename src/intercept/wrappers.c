@@ -4,6 +4,7 @@
  * Everything else (nonblocking and persistent collectives too) goes to the MPI untouched. */
 #include "intercept.h"
 #include "probe.h"
+#include "libalg/libalg_mpi.h"
 
 /* The wrapper of MPI_<Name>: its fast half (switched off: straight to PMPI; it touches no
  * argument register, so pass-through stays exact even under the other MPI, whose handles may
@@ -43,12 +44,14 @@
 #undef MG_COLL
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
+    mg_libalg_preinit();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) mg_intercept_start(argc ? *argc : 0, argv ? *argv : NULL);
     return rc;
 }
 
 MG_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+    mg_libalg_preinit();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) mg_intercept_start(argc ? *argc : 0, argv ? *argv : NULL);
     return rc;

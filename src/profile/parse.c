@@ -3,6 +3,7 @@
  * trusted from the input (counts, lengths, numbers), because the fuzzer feeds it garbage. */
 #include "profile.h"
 #include "catalog/catalog.h"
+#include "libalg/libalg.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -225,6 +226,9 @@ static int record(parser *ps, char **tok, int n) {
             return fail(ps, ps->line, "expected `id algorithm` (mock-up %d of %lld)", ps->ndecl + 1,
                         (long long)ps->nalg);
         int alg = mg_alg_lookup(o->coll, tok[1]);
+        /* a library algorithm's name is taken as written: the library resolves it when it
+         * starts (src/libalg/resolve.c) */
+        if (alg < 0) alg = mg_libalg_intern(o->coll, tok[1]);
         if (alg < 0)
             return fail(ps, ps->line, "unknown algorithm `%s` for %s", shown(tok[1], b1, 48),
                         coll_name(ps));

@@ -103,7 +103,7 @@ void mg_rec_coverage(const mg_record *r, int coll, int p, mg_rec_cover *c);
 typedef struct mg_rec_gap { /* an uncovered (collective, p, size) */
     int coll, p;
     const char *datatype, *op; /* of its row (pointers into the record) */
-    int64_t msize; /* -1: the row's sizes beyond the listed ones (lo..hi) */
+    int64_t msize;             /* -1: the row's sizes beyond the listed ones (lo..hi) */
     int64_t lo, hi;
     uint64_t calls;
     double time_s;

@@ -6,7 +6,10 @@
  * ran. A case that does not finish within --case-timeout seconds (default 60) aborts the job
  * naming the case. Per algorithm, rank 0 prints the cases, how many the mock-up itself ran
  * (on every rank), declined, failed, where the library differed from the oracle, and skipped.
- *   matrix --np=N [--alg=NAME[,NAME...]] [--case=K] [--list] [--verbose] [--case-timeout=S] */
+ *   matrix --np=N [--alg=NAME[,NAME...]|lib:COLL] [--case=K] [--list] [--verbose]
+ *          [--case-timeout=S]
+ * lib:COLL runs every library algorithm (the MPI's own, src/libalg/) of collective COLL (short
+ * name) that this MPI has: they are discovered at run time, so the tests name the collective. */
 #include "matrix.h"
 #include "mpitest.h"
 #include <stdarg.h>
@@ -48,8 +51,8 @@ static int usage(const char *bad) {
     if (mt_rank() == 0)
         fprintf(stderr,
                 "matrix: error: %s: unknown or malformed option\n"
-                "usage: matrix --np=N [--alg=NAME[,NAME...]] [--case=K] [--list] [--verbose] "
-                "[--case-timeout=S]\n",
+                "usage: matrix --np=N [--alg=NAME[,NAME...]|lib:COLL] [--case=K] [--list] "
+                "[--verbose] [--case-timeout=S]\n",
                 bad);
     return 0;
 }
@@ -82,6 +85,10 @@ static int parse(int argc, char **argv) {
 static int selected(int alg) {
     if (!opt.algs) return 1;
     const char *name = mpiguide_algorithm_name(alg);
+    /* lib:COLL: every library algorithm of that collective (discovered at run time) */
+    if (!strncmp(opt.algs, "lib:", 4))
+        return mpiguide_algorithm_kind(alg) == MPIGUIDE_KIND_LIBRARY &&
+               !strcmp(mpiguide_collective_short(mpiguide_algorithm_collective(alg)), opt.algs + 4);
     size_t len = strlen(name);
     for (const char *s = opt.algs; *s;) {
         const char *comma = strchr(s, ',');

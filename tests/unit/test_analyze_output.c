@@ -189,7 +189,7 @@ static void profiles(void) {
         CHECK(strstr(p, "#@range=23-45 allgather_as_allreduce: measured 32 (0.6x") &&
                   strstr(p, "starts above 22, the log midpoint of 16 (allgather_as_alltoall) "
                             "and 32; ends at the log midpoint of 32 and 64 (default)") &&
-                  strstr(p, "#@range=182-256 default: measured 256 (best mock-up "
+                  strstr(p, "#@range=182-256 default: measured 256 (best candidate "
                             "allgather_as_alltoall 0.949x, under --min-gain 0.1)"),
               "range justification:\n%s", p);
         CHECK(strstr(p, "#@mpi_library=Synthetic MPI 1.0\n") && strstr(p, "#@nodes=1\n") &&
@@ -465,7 +465,62 @@ static void ties(void) {
     }
 }
 
+/* Library algorithms (`*_lib_*`): faster ones are tuning opportunities, never violations (the
+ * quality score and --exit-code stay about guidelines), they have their own score, and profiles
+ * take the fastest candidate of either kind. Sizes: at 64 only the library algorithm wins, at
+ * 1024 both win and the mock-up is faster, at 4096 both win and the library algorithm is
+ * faster, at 16384 nothing wins. */
+static void library_algorithms(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(77);
+    long long m[] = {64, 1024, 4096, 16384};
+    double mock[] = {1.1, 0.5, 0.8, 1.2}, lib[] = {0.6, 0.7, 0.5, 1.1};
+    for (int i = 0; i < 4; i++) {
+        synth_series(dir, 2, "MPI_Allreduce", "default", m[i], 10e-6, 0.01, 200);
+        synth_series(dir, 2, "MPI_Allreduce", "allreduce_as_reduce_bcast", m[i], 10e-6 * mock[i],
+                     0.01, 200);
+        synth_series(dir, 2, "MPI_Allreduce", "allreduce_lib_ring", m[i], 10e-6 * lib[i], 0.01,
+                     200);
+    }
+    CHECK(run_analyze(dir, 1, MG_TEST_RANKSUM) == 3, "--exit-code: the mock-up's violations");
+    char *p = read_out(dir, "profiles/MPI_Allreduce_p4.prf");
+    const char *want = "\nMPI_Allreduce\n4\n3\n1 allreduce_lib_ring\n2 "
+                       "allreduce_as_reduce_bcast\n3 default\n4\n64 256 1\n257 2048 2\n2049 8192 "
+                       "1\n8193 16384 3\n";
+    CHECK(p && strstr(p, want), "fastest candidate of either kind per size:\n%s", p ? p : "");
+    if (p)
+        parses(p, "MPI_Allreduce profile with a library algorithm", 4, 4096, "allreduce_lib_ring");
+    free(p);
+    char *s = read_out(dir, "summary.txt");
+    /* violations: 1024 and 4096 (mock-up), of 4 checked sizes; quality over the mock-up only */
+    CHECK(s && strstr(s, "brave     2 of 4") &&
+              strstr(s, "tuning opportunities, not guideline violations") &&
+              strstr(s, "faster than the default: 3 of 4 (collective, size) combinations"),
+          "summary keeps violations and opportunities apart:\n%s", s ? s : "");
+    /* library score: (0.6 * 0.7 * 0.5 * 1)^(1/4) */
+    const char *ls = s ? strstr(s, "Default vs best library algorithm: ") : NULL;
+    double score = ls ? atof(ls + strlen("Default vs best library algorithm: ")) : NAN;
+    double want_score = pow(0.6 * 0.7 * 0.5, 0.25), want_quality = pow(0.5 * 0.8, 0.25);
+    CHECK(fabs(score - want_score) < 0.02, "library score %g (expected %g)", score, want_score);
+    const char *qs = s ? strstr(s, "Quality score: ") : NULL;
+    double quality = qs ? atof(qs + strlen("Quality score: ")) : NAN;
+    CHECK(fabs(quality - want_quality) < 0.02, "quality %g: mock-ups only (expected %g)", quality,
+          want_quality);
+    free(s);
+    char *v = read_out(dir, "tables/violation/MPI_Allreduce.csv");
+    CHECK(v && strstr(v, "kind,opportunity") && synth_count(v, ",library,1") == 3 &&
+              synth_count(v, ",mock-up,") == 4,
+          "violation table marks the kinds:\n%s", v ? v : "");
+    free(v);
+    char *h = read_out(dir, "report.html");
+    CHECK(h && strstr(h, "default vs best library algorithm") && strstr(h, "allreduce_lib_ring"),
+          "report shows the library score");
+    free(h);
+    synth_rmrf(dir);
+}
+
 int main(void) {
+    library_algorithms();
     units();
     ties();
     reader();

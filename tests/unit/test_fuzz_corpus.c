@@ -1,11 +1,13 @@
-/* Replays the committed fuzz corpora (tests/fuzz/corpus/{profile,config,record}) through the
+/* Replays the committed fuzz corpora (tests/fuzz/corpus/{profile,config,record,json}) through the
  * libFuzzer harnesses in every build, plus every prefix and a byte flip of each profile input,
  * so the parsers' invariants are checked even where clang's -fsanitize=fuzzer is missing.
  * A violated invariant traps (the test then fails). */
 #define MG_FUZZ_PROFILE_ENTRY fuzz_profile_one
 #define MG_FUZZ_CONFIG_ENTRY  fuzz_config_one
 #define MG_FUZZ_RECORD_ENTRY  fuzz_record_one
+#define MG_FUZZ_JSON_ENTRY    fuzz_json_one
 #include "../fuzz/fuzz_config.c"
+#include "../fuzz/fuzz_json.c"
 #include "../fuzz/fuzz_profile.c"
 #include "../fuzz/fuzz_record.c"
 #include "check.h"
@@ -54,6 +56,8 @@ int main(void) {
     int p = replay("profile", fuzz_profile_one, 1);
     int c = replay("config", fuzz_config_one, 1);
     int r = replay("record", fuzz_record_one, 1);
+    int j = replay("json", fuzz_json_one, 1);
+    CHECK(j >= 5, "json corpus has %d inputs", j);
     CHECK(p >= 10, "profile corpus has %d inputs", p);
     CHECK(c >= 4, "config corpus has %d inputs", c);
     CHECK(r >= 6, "record corpus has %d inputs", r);

@@ -1,0 +1,129 @@
+/* The restrictions of library algorithms, declared like the mock-ups' declines: cases where the
+ * library's own algorithm fails or gives a wrong result, so mpiguide runs the default instead.
+ * Keyed by the MPI family and the enumeration item (names are stable across versions; an item
+ * a version does not have is simply never discovered). Each row says why; the reproducers are in
+ * docs/library-algorithms.md, and the correctness matrix runs every library algorithm so a
+ * missing row shows as a failure. Pure. */
+#include "libalg.h"
+#include "catalog/catalog.h"
+#include <string.h>
+
+static const struct {
+    const char *mpi, *coll, *item;
+    unsigned bits;
+    const char *why;
+} rows[] = {
+    /* Open MPI coll/tuned: the two-process algorithms return MPI_ERR_UNSUPPORTED_OPERATION
+     * on any other communicator size. */
+    {"openmpi", "allgather", "two_proc", MG_LR_P2, "two processes only (error otherwise)"},
+    {"openmpi", "alltoall", "two_proc", MG_LR_P2, "two processes only (error otherwise)"},
+    /* Combining in an order other than the ranks': wrong results (or a crash in the ring's
+     * buffer handling) for non-commutative ops, which Open MPI's own decision never sends
+     * there. */
+    /* ... and the ring's temporary buffers ignore a non-zero true lower bound (heap overrun;
+     * Open MPI's own decision sends such calls there only from a few KiB on). */
+    {"openmpi", "allreduce", "ring", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with true lower bound 0 only (crash otherwise)"},
+    {"openmpi", "allreduce", "segmented_ring", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with true lower bound 0 only (crash otherwise)"},
+    {"openmpi", "reduce", "chain", MG_LR_COMMUTE, "commutative ops only (wrong order otherwise)"},
+    {"openmpi", "reduce", "pipeline", MG_LR_COMMUTE,
+     "commutative ops only (wrong order otherwise)"},
+    {"openmpi", "reduce", "binary", MG_LR_COMMUTE, "commutative ops only (wrong order otherwise)"},
+    {"openmpi", "reduce", "binomial", MG_LR_COMMUTE,
+     "commutative ops only (wrong order otherwise)"},
+    {"openmpi", "reduce_scatter", "recursive_halving", MG_LR_COMMUTE,
+     "commutative ops only (wrong order otherwise)"},
+    {"openmpi", "reduce_scatter", "ring", MG_LR_COMMUTE,
+     "commutative ops only (wrong order otherwise)"},
+    /* Segments counted in elements of each rank's own datatype: ranks that describe the same
+     * bytes with different datatypes (valid MPI) cut different segments and hang. */
+    {"openmpi", "bcast", "split_binary_tree", MG_LR_SAME_TYPE,
+     "the same count and type size on every rank (hangs otherwise)"},
+    {"openmpi", "bcast", "scatter_allgather", MG_LR_SAME_TYPE,
+     "the same count and type size on every rank (hangs otherwise)"},
+    {"openmpi", "bcast", "scatter_allgather_ring", MG_LR_SAME_TYPE,
+     "the same count and type size on every rank (hangs otherwise)"},
+    /* MPICH 4.0: the non-commutative Reduce_scatter(_block) algorithm asserts equal blocks and
+     * a power-of-two size, and steps through blocks by true extent instead of extent (wrong
+     * results, heap overruns). */
+    {"mpich", "reduce_scatter", "noncommutative", MG_LR_REGULAR | MG_LR_POF2 | MG_LR_DENSE,
+     "equal blocks, a power-of-two size and dense datatypes only (assertion or crash otherwise)"},
+    {"mpich", "reduce_scatter_block", "noncommutative", MG_LR_POF2 | MG_LR_DENSE,
+     "a power-of-two size and dense datatypes only (wrong results or crash otherwise)"},
+    /* MPICH 4.0: the pairwise Reduce_scatter copies overlapping memory with MPI_IN_PLACE (and
+     * is for commutative ops, below). */
+    {"mpich", "reduce_scatter", "pairwise", MG_LR_NO_INPLACE | MG_LR_COMMUTE,
+     "commutative ops, not with MPI_IN_PLACE (overlapping copy, abort otherwise)"},
+    /* MPICH's own checks (MPIR_CVAR_COLLECTIVE_FALLBACK): outside these the library silently
+     * runs its automatic selection instead, so a measurement would be the default's. */
+    {"mpich", "allgather", "recursive_doubling", MG_LR_POF2, "power-of-two sizes only"},
+    {"mpich", "allreduce", "reduce_scatter_allgather",
+     MG_LR_COMMUTE | MG_LR_BUILTIN | MG_LR_COUNT_POF2,
+     "predefined commutative ops and count >= the largest power of two <= p only"},
+    {"mpich", "allreduce", "smp", MG_LR_MULTINODE | MG_LR_COMMUTE,
+     "jobs on several nodes and commutative ops only"},
+    {"mpich", "alltoall", "brucks", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    {"mpich", "alltoall", "pairwise", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    {"mpich", "alltoall", "scattered", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    {"mpich", "alltoall", "pairwise_sendrecv_replace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
+    {"mpich", "bcast", "smp", MG_LR_MULTINODE, "jobs on several nodes only"},
+    {"mpich", "reduce", "smp", MG_LR_MULTINODE | MG_LR_COMMUTE,
+     "jobs on several nodes and commutative ops only"},
+    {"mpich", "reduce", "reduce_scatter_gather", MG_LR_COMMUTE | MG_LR_BUILTIN | MG_LR_COUNT_POF2,
+     "predefined commutative ops and count >= the largest power of two <= p only"},
+    {"mpich", "reduce_scatter", "recursive_halving", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "reduce_scatter_block", "pairwise", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "reduce_scatter_block", "recursive_halving", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "scan", "smp", MG_LR_MULTINODE, "jobs on several nodes only"},
+};
+
+#define NROWS (sizeof rows / sizeof rows[0])
+
+unsigned mg_libalg_restrictions(const char *mpi, int coll, const char *item, const char **why) {
+    const char *s = mg_coll_short(coll);
+    if (why) *why = NULL;
+    for (size_t i = 0; s && i < NROWS; i++)
+        if (!strcmp(rows[i].mpi, mpi) && !strcmp(rows[i].coll, s) && !strcmp(rows[i].item, item)) {
+            if (why) *why = rows[i].why;
+            return rows[i].bits;
+        }
+    return 0;
+}
+
+static int is_pof2(int p) {
+    return p > 0 && !(p & (p - 1));
+}
+
+static int64_t pof2_floor(int p) {
+    int64_t q = 1;
+    while (q * 2 <= p) q *= 2;
+    return q;
+}
+
+unsigned mg_libalg_check(unsigned r, const mg_libalg_call *c) {
+    if ((r & MG_LR_COMMUTE) && !c->commute) return MG_DECLINE_OP;
+    if ((r & MG_LR_BUILTIN) && !c->predefined_op) return MG_DECLINE_OP;
+    if ((r & MG_LR_P2) && c->p != 2) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_P_GT1) && c->p < 2) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_POF2) && !is_pof2(c->p)) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_COUNT_POF2) && c->count < pof2_floor(c->p)) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_NO_INPLACE) && c->inplace) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_INPLACE) && !c->inplace) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_MULTINODE) && !c->multinode) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_REGULAR) && !c->regular) return MG_DECLINE_LIBRARY;
+    if ((r & MG_LR_TRUE_LB0) && c->true_lb != 0 && c->p > 1 && c->count > 0)
+        return MG_DECLINE_DATATYPE;
+    if ((r & MG_LR_DENSE) && c->extent != c->true_extent && c->p > 1) return MG_DECLINE_DATATYPE;
+    return 0;
+}
+
+unsigned mg_libalg_decline_mask(unsigned r) {
+    unsigned m = 0;
+    if (r & (MG_LR_COMMUTE | MG_LR_BUILTIN)) m |= MG_DECLINE_OP;
+    if (r & (MG_LR_P2 | MG_LR_P_GT1 | MG_LR_POF2 | MG_LR_COUNT_POF2 | MG_LR_NO_INPLACE))
+        m |= MG_DECLINE_LIBRARY;
+    if (r & (MG_LR_SAME_TYPE | MG_LR_TRUE_LB0 | MG_LR_DENSE)) m |= MG_DECLINE_DATATYPE;
+    if (r & (MG_LR_REGULAR | MG_LR_INPLACE | MG_LR_MULTINODE)) m |= MG_DECLINE_LIBRARY;
+    return m;
+}
