@@ -236,7 +236,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
                         pt->val_speedup_min, pt->val == MG_VAL_REJECTED ? ": " : "",
                         pt->val == MG_VAL_REJECTED ? mg_val_verdict(a, pt, v, sizeof v) + 10 : "");
         }
-    if (a->nrejected) fprintf(f, "  (rejected by validation: removed from profiles/)\n");
+    if (a->nrejected) fprintf(f, "  (rejected by validation: the default runs at that size)\n");
 
     if (a->ntuned) {
         fprintf(f,
