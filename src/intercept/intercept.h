@@ -117,10 +117,10 @@ typedef struct mg_centry {
     uint32_t flags;
     int32_t prof[MPIGUIDE_COLL_COUNT];  /* tuned profile for (collective, p), -1 for none */
     uint64_t memo[MPIGUIDE_COLL_COUNT]; /* last (msize + 1) << 16 | (alg + 1) looked up */
-    /* Last call that ran the default, by (recvtype handle, recvcount), for the collectives
-     * whose size every rank takes from those two: a repeat needs no size computation. Only
-     * predefined types (never freed, so a handle always means the same size) are kept. For
-     * reductions also the op handle, whose class a profile may ask for (MPIGUIDE_MATCH). */
+    /* Last call that ran the default, by the (datatype handle, count) its size comes from
+     * (mg_memo_key): a repeat needs no size computation. Only predefined types (never freed, so
+     * a handle always means the same size) are kept. For reductions also the op handle, whose
+     * class a profile may ask for (MPIGUIDE_MATCH); for Gather and Scatter the root + 1. */
     uintptr_t dtype[MPIGUIDE_COLL_COUNT];
     uintptr_t dop[MPIGUIDE_COLL_COUNT];
     int32_t dcount[MPIGUIDE_COLL_COUNT];
@@ -299,21 +299,41 @@ enum mg_decision {
 };
 
 /* The most common case, inline in the exported wrapper itself: a repeat of the last call that
- * ran the default on a cached intracommunicator without opt-out (the same recvtype handle and
- * recvcount, for the collectives whose size every rank takes from those two), no threads.
+ * ran the default on a cached intracommunicator without opt-out (the same memo key,
+ * mg_memo_key), no threads.
  * Counted and passed on. It calls nothing and needs no registers beyond the scratch ones, so
  * the wrapper keeps no stack frame and the default is a tail jump with the caller's arguments
  * untouched. */
+/* The memo's key of a call on this rank: the (datatype handle, count) its size comes from and,
+ * for reductions, the op (whose class a profile may ask for); for Gather and Scatter, whose
+ * root takes the size from the other side than the rest, also the root. 0 for the collectives
+ * without a memo (size from recvcounts, v-collectives). coll is a constant: this folds. */
+static inline __attribute__((always_inline)) int
+mg_memo_key(int coll, const mg_args *a, int rank, uintptr_t *tk, int *cnt, uintptr_t *ok) {
+    if (mg_size_from_recv_everywhere(coll)) {
+        *tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
+        *cnt = a->recvcount;
+        *ok = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
+        return 1;
+    }
+    if (coll != MG_CAT_GATHER && coll != MG_CAT_SCATTER) return 0;
+    int recv = (coll == MG_CAT_GATHER) == (rank == a->root);
+    *tk = recv ? mg_hbits(&a->recvtype, sizeof a->recvtype)
+               : mg_hbits(&a->sendtype, sizeof a->sendtype);
+    *cnt = recv ? a->recvcount : a->sendcount;
+    *ok = (uintptr_t)(unsigned)a->root + 1;
+    return 1;
+}
+
 static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_args *a) {
-    if (!mg_size_from_recv_everywhere(coll) || __builtin_expect(mg_general, 0)) return 0;
+    uintptr_t tk, ok;
+    int cnt;
+    if (!mg_memo_key(coll, a, 0, &tk, &cnt, &ok) || __builtin_expect(mg_general, 0)) return 0;
     uintptr_t k = mg_hbits(&a->comm, sizeof a->comm);
     const mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
-    uintptr_t tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
-    /* reductions: the op too, whose class a profile may ask for (folds away for the others) */
-    uintptr_t ok = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
-    if (e->key != k || !k || e->flags || e->dtype[coll] != tk || !tk ||
-        e->dcount[coll] != a->recvcount || e->dop[coll] != ok)
-        return 0;
+    if (e->key != k || !k || e->flags) return 0;
+    mg_memo_key(coll, a, e->rank, &tk, &cnt, &ok); /* Gather and Scatter: this rank's side */
+    if (e->dtype[coll] != tk || !tk || e->dcount[coll] != cnt || e->dop[coll] != ok) return 0;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
                           memory_order_relaxed);
@@ -332,9 +352,8 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
-    int simple = mg_size_from_recv_everywhere(coll);        /* a repeat was handled by mg_repeat */
-    uintptr_t tk = mg_hbits(&a.recvtype, sizeof a.recvtype);
-    uintptr_t ok = mg_coll_is_reduction(coll) ? mg_hbits(&a.op, sizeof a.op) : 0;
+    uintptr_t tk, ok;                                       /* a repeat was handled by mg_repeat */
+    int cnt, simple = mg_memo_key(coll, &a, e->rank, &tk, &cnt, &ok);
     int64_t count = 0;
     int ts = 0;
     if (!mg_coll_is_v(coll)) {
@@ -350,7 +369,7 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     /* The memo repeats the decision for the same (datatype, count, op); a call a profile did
      * not take is not memoised, so each one counts as other_type. */
     if (simple && *tuned != MG_SEL_OTHERTYPE)
-        e->dtype[coll] = tk, e->dcount[coll] = a.recvcount, e->dop[coll] = ok;
+        e->dtype[coll] = tk, e->dcount[coll] = cnt, e->dop[coll] = ok;
     /* the report's (collective, msize) -> algorithm table: a new size on this communicator
      * (a repeat of the memo's (type, count) was recorded when the memo was set) */
     if (__builtin_expect(mg_report_on, 0)) mg_report_seen(coll, *msize, coll);
