@@ -66,9 +66,11 @@ enum mpiguide_decline {
     MPIGUIDE_DECLINE_OVERFLOW = 1u << 1,  /* a count or byte size beyond int */
     MPIGUIDE_DECLINE_DATATYPE = 1u << 2,  /* datatype layout (negative or zero extent) */
     MPIGUIDE_DECLINE_OP = 1u << 3,        /* reduction op it cannot apply */
-    MPIGUIDE_DECLINE_THREADS = 1u << 4,   /* MPI_THREAD_MULTIPLE: scratch is process-wide */
-    MPIGUIDE_DECLINE_LIBRARY = 1u << 5    /* outside what the MPI's own algorithm supports
+    MPIGUIDE_DECLINE_THREADS = 1u << 4,   /* no longer used: MPI_THREAD_MULTIPLE runs mock-ups */
+    MPIGUIDE_DECLINE_LIBRARY = 1u << 5,   /* outside what the MPI's own algorithm supports
                                            * (communicator size, count, MPI_IN_PLACE) */
+    MPIGUIDE_DECLINE_DEFECT = 1u << 6     /* an inner collective would run into a known defect
+                                             of the running MPI library (docs/defects.md) */
 };
 
 /* What an algorithm is (mpiguide_algorithm_kind). */
@@ -127,6 +129,11 @@ long long mpiguide_msize(int coll, const mpiguide_args *args);
  * happens on every rank. Returns the MPI error code of the call; *outcome (may be NULL)
  * says what ran, *declined the decline reason bit when it fell back for the arguments. */
 int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, unsigned *declined);
+/* What mpiguide_run(alg, args, ...) would do, without running anything: *outcome and *declined
+ * as it would report them (a program can avoid a fallback to a default it knows to be broken).
+ * Call it on every rank, like the collective: under MPI_THREAD_MULTIPLE it may reserve the
+ * communicator's scratch, which takes an agreement over the communicator. */
+int mpiguide_plan(int alg, const mpiguide_args *args, int *outcome, unsigned *declined);
 /* The same by name: collective as for mpiguide_collective_id, algorithm a registry name. */
 int mpiguide_run_named(const char *coll, const char *alg, const mpiguide_args *args);
 

@@ -1,6 +1,7 @@
 /* Typed copies and packing for the mock-ups; contiguous data takes a memcpy, anything else
  * the MPI datatype engine (PMPI_Pack / PMPI_Unpack, or a send to self on a private comm). */
 #include "algutil.h"
+#include <stdatomic.h>
 
 typedef struct layout {
     int contiguous;
@@ -18,6 +19,16 @@ static int layout_of(MPI_Datatype t, int count, layout *l) {
     return rc;
 }
 
+/* The tag of this thread's copies through the private MPI_COMM_SELF duplicate: under
+ * MPI_THREAD_MULTIPLE several threads send to themselves on it at once, and with one tag a
+ * thread could receive another's message. Tags run up to 32767, the least MPI_TAG_UB. */
+static int copy_tag(void) {
+    static atomic_int next;
+    static _Thread_local int tag = -1;
+    if (tag < 0) tag = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed) % 32768;
+    return tag;
+}
+
 int mg_tcopy(const void *s, int sc, MPI_Datatype st, void *d, int dc, MPI_Datatype dt) {
     layout ls, ld;
     int rc = layout_of(st, sc, &ls);
@@ -28,7 +39,8 @@ int mg_tcopy(const void *s, int sc, MPI_Datatype st, void *d, int dc, MPI_Dataty
         memmove((char *)d + ld.true_lb, (const char *)s + ls.true_lb, (size_t)sc * ls.size);
         return MPI_SUCCESS;
     }
-    return PMPI_Sendrecv(s, sc, st, 0, 0, d, dc, dt, 0, 0, mg_pool.self, MPI_STATUS_IGNORE);
+    int tag = copy_tag();
+    return PMPI_Sendrecv(s, sc, st, 0, tag, d, dc, dt, 0, tag, mg_pool.self, MPI_STATUS_IGNORE);
 }
 
 int mg_pack(const void *buf, int count, MPI_Datatype t, void *out) {

@@ -22,8 +22,9 @@ void mg_allreduce_as_reduce_bcast_need(const mg_args *a, const mg_shape *s, mg_n
     mg_need_none(a, s, need);
 }
 
+/* The inner Reduce passes MPI_IN_PLACE at root 0 when the call does. */
 unsigned mg_allreduce_as_reduce_bcast_supports(const mg_args *a, const mg_shape *s) {
-    return mg_supports_any(a, s);
+    return mg_red_inner(s, MPIGUIDE_COLL_REDUCE, s->count, a->sendbuf == MPI_IN_PLACE, 0);
 }
 
 /* GL6: the vector is padded with c < p zero elements to a multiple of p; with c == 0 the
@@ -67,7 +68,8 @@ unsigned mg_allreduce_as_reducescatterblock_allgather_supports(const mg_args *a,
                                                                const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, mg_padded(s->count, s->p), s->count);
-    return why ? why : mg_red_avoid_reduce_scatter_bug(s);
+    int64_t blk = mg_padded(s->count, s->p) / s->p;
+    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK, blk, 0, 0);
 }
 
 /* GL7: rank i receives the chunks mg_chunk_counts() assigns to it straight into its own
@@ -104,7 +106,6 @@ void mg_allreduce_as_reducescatter_allgatherv_need(const mg_args *a, const mg_sh
 }
 
 unsigned mg_allreduce_as_reducescatter_allgatherv_supports(const mg_args *a, const mg_shape *s) {
-    (void)a;
     unsigned why = mg_red_layout(s, s->count, s->count);
-    return why ? why : mg_red_avoid_reduce_scatter_bug(s);
+    return why ? why : mg_red_inner_chunked(s, a->sendbuf == MPI_IN_PLACE);
 }

@@ -31,6 +31,11 @@ static inline void mg_chunk_counts(int64_t n, int p, int64_t c, int *counts, int
     }
 }
 
+/* 1 when mg_chunk_counts() gives every rank the same count (no remainder to spread). */
+static inline int mg_chunk_regular(int64_t n, int p, int64_t c) {
+    return p == 1 || n - n / (c * p) * c * p == 0;
+}
+
 /* The largest count mg_chunk_counts() gives any rank. */
 static inline int64_t mg_chunk_max(int64_t n, int p, int64_t c) {
     int64_t q = n / (c * p) * c, rest = n - q * p;

@@ -4,6 +4,7 @@
  * its block is already there. Scratch is packed (msize bytes per block), moved as MPI_BYTE. */
 #include "algorithms.h"
 #include "algutil.h"
+#include "core/defects.h"
 #include "packview.h"
 
 /* The root's own slot of recvbuf. */
@@ -69,16 +70,21 @@ unsigned mg_gather_as_gatherv_supports(const mg_args *a, const mg_shape *s) {
     return mg_supports_p_times_count(a, s);
 }
 
-/* MPI_Reduce with MPI_IN_PLACE at a root other than 0 crashes in MPICH 4.0 to 4.1.1 (pmodels/mpich
- * issue #6540); under MPICH such a root reduces into a second scratch vector instead. */
-#ifdef MPICH
-#define MG_REDUCE_INPLACE_ROOT0_ONLY 1
-#else
-#define MG_REDUCE_INPLACE_ROOT0_ONLY 0
-#endif
-
-static int reduce_in_place_ok(const mg_args *a) {
-    return !MG_REDUCE_INPLACE_ROOT0_ONLY || a->root == 0;
+/* The root of GL13 reduces in place unless that runs into a known defect of the running MPI
+ * (src/defects/known.txt: MPICH 4.0 to 4.1.1 crash in MPI_Reduce with MPI_IN_PLACE at a root
+ * other than 0, pmodels/mpich#6540); then it reduces into a second scratch vector. The inner
+ * call reduces p * msize bytes (MPI_BYTE, MPI_BOR): shared values only. */
+static int reduce_in_place_ok(const mg_args *a, const mg_shape *s) {
+    mg_shape bytes = *s;
+    bytes.extent = bytes.true_extent = 1;
+    bytes.true_lb = 0;
+    bytes.tsize = 1;
+    bytes.commute = bytes.predefined_op = 1;
+    bytes.op_code = mg_op_code_of(MPI_BOR);
+    bytes.type_code = mg_type_code_of(MPI_BYTE);
+    mg_facts f;
+    mg_facts_inner(&bytes, MPIGUIDE_COLL_REDUCE, (int64_t)s->p * s->msize, 1, a->root, &f);
+    return mg_defect_hit(&f) == NULL;
 }
 
 /* GL13: every rank zeroes p packed blocks and packs its own at rank * msize; the MPI_BOR
@@ -109,7 +115,7 @@ int mg_gather_as_reduce(const mg_args *a, const mg_shape *s, const mg_scratch *x
         goto out;
     }
     char *result = all;
-    if (reduce_in_place_ok(a)) {
+    if (reduce_in_place_ok(a, s)) {
         MG_TRY(PMPI_Reduce(MPI_IN_PLACE, all, total, MPI_BYTE, MPI_BOR, a->root, a->comm));
     } else {
         result = all + s->p * n;
@@ -123,7 +129,7 @@ out:
 /* p packed blocks everywhere; a second vector for the root when in-place is unsafe. */
 void mg_gather_as_reduce_need(const mg_args *a, const mg_shape *s, mg_need *need) {
     need->ints = 0;
-    need->msg = (size_t)s->p * (size_t)s->msize * (reduce_in_place_ok(a) ? 1 : 2);
+    need->msg = (size_t)s->p * (size_t)s->msize * (reduce_in_place_ok(a, s) ? 1 : 2);
 }
 
 unsigned mg_gather_as_reduce_supports(const mg_args *a, const mg_shape *s) {

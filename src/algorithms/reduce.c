@@ -1,7 +1,9 @@
 /* Mock-ups of MPI_Reduce: GL14 (Allreduce), GL15 (Reduce_scatter_block + Gather on a padded
- * vector), GL16 (Reduce_scatter + Gatherv in chunks of C elements). MPI_IN_PLACE is the root's
- * alone here while the inner collectives want it on all ranks or none, so the root passes its
- * recvbuf as an ordinary send buffer wherever it is not also written by the same call. */
+ * vector), GL16 (Reduce_scatter + Gatherv in chunks of C elements), and the repair of the
+ * library's own MPI_Reduce where MPI_IN_PLACE at the root is broken (copy + Reduce). MPI_IN_PLACE
+ * is the root's alone here while the inner collectives want it on all ranks or none, so the root
+ * passes its recvbuf as an ordinary send buffer wherever it is not also written by the same call.
+ */
 #include "algorithms.h"
 #include "algutil.h"
 #include "chunks.h"
@@ -37,7 +39,7 @@ void mg_reduce_as_allreduce_need(const mg_args *a, const mg_shape *s, mg_need *n
 unsigned mg_reduce_as_allreduce_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, s->count, s->count);
-    return why ? why : mg_red_avoid_allreduce_bug(s);
+    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_ALLREDUCE, s->count, 0, 0);
 }
 
 /* GL15: the vector is padded with c < p zero elements to a multiple of p (skipped when c == 0),
@@ -76,7 +78,8 @@ void mg_reduce_as_reducescatterblock_gather_need(const mg_args *a, const mg_shap
 unsigned mg_reduce_as_reducescatterblock_gather_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, mg_padded(s->count, s->p), s->count);
-    return why ? why : mg_red_avoid_reduce_scatter_bug(s);
+    int64_t blk = mg_padded(s->count, s->p) / s->p;
+    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK, blk, 0, 0);
 }
 
 /* GL16: rank i receives the chunks mg_chunk_counts() assigns to it, and the root gathers them
@@ -114,5 +117,36 @@ void mg_reduce_as_reducescatter_gatherv_need(const mg_args *a, const mg_shape *s
 unsigned mg_reduce_as_reducescatter_gatherv_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, s->count, s->count);
-    return why ? why : mg_red_avoid_reduce_scatter_bug(s);
+    return why ? why : mg_red_inner_chunked(s, 0);
+}
+
+/* Copy + Reduce, the repair of MPI_IN_PLACE at a root (src/defects/known.txt,
+ * mpich-reduce-inplace-root): a root passing MPI_IN_PLACE copies its input from recvbuf to
+ * scratch and reduces from there into recvbuf, so the library's MPI_Reduce never sees
+ * MPI_IN_PLACE; every other call is the library's MPI_Reduce unchanged. Only the root knows
+ * whether it passes MPI_IN_PLACE, and the inner call is the same collective either way. */
+int mg_reduce_as_copy_reduce(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
+    int rc = MPI_SUCCESS;
+    int n = a->recvcount;
+    if (s->rank == a->root && a->sendbuf == MPI_IN_PLACE && n > 0) {
+        void *in = mg_typed(x->msg, s);
+        MG_TRY(mg_tcopy(a->recvbuf, n, a->recvtype, in, n, a->recvtype));
+        MG_TRY(PMPI_Reduce(in, a->recvbuf, n, a->recvtype, a->op, a->root, a->comm));
+        goto out;
+    }
+    MG_TRY(PMPI_Reduce(a->sendbuf, a->recvbuf, n, a->recvtype, a->op, a->root, a->comm));
+out:
+    return rc;
+}
+
+/* The root's copy of n elements (every rank states it: a need is the maximum over ranks). */
+void mg_reduce_as_copy_reduce_need(const mg_args *a, const mg_shape *s, mg_need *need) {
+    (void)a;
+    need->ints = 0;
+    need->msg = mg_span(s, s->count);
+}
+
+unsigned mg_reduce_as_copy_reduce_supports(const mg_args *a, const mg_shape *s) {
+    unsigned why = mg_red_layout(s, s->count, s->count);
+    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE, s->count, 0, a->root);
 }

@@ -28,7 +28,8 @@ void mg_reducescatterblock_as_reduce_scatter_need(const mg_args *a, const mg_sha
 
 unsigned mg_reducescatterblock_as_reduce_scatter_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
-    return mg_red_layout(s, s->count * s->p, s->count);
+    unsigned why = mg_red_layout(s, s->count * s->p, s->count);
+    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE, s->count * s->p, 0, 0);
 }
 
 /* GL18: Reduce_scatter with recvcounts[i] = recvcount; MPI_IN_PLACE means the same for both. */
@@ -46,9 +47,10 @@ void mg_reducescatterblock_as_reducescatter_need(const mg_args *a, const mg_shap
     need->ints = (size_t)s->p * sizeof(int);
 }
 
+/* The inner Reduce_scatter has equal counts, MPI_IN_PLACE as the call. */
 unsigned mg_reducescatterblock_as_reducescatter_supports(const mg_args *a, const mg_shape *s) {
-    (void)a;
-    return mg_red_avoid_reduce_scatter_bug(s);
+    return mg_red_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER, s->count * s->p,
+                        a->sendbuf == MPI_IN_PLACE, 0);
 }
 
 /* GL19: every rank receives the whole reduced vector into scratch and copies out its block.
@@ -74,5 +76,5 @@ void mg_reducescatterblock_as_allreduce_need(const mg_args *a, const mg_shape *s
 unsigned mg_reducescatterblock_as_allreduce_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, s->count * s->p, s->count);
-    return why ? why : mg_red_avoid_allreduce_bug(s);
+    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_ALLREDUCE, s->count * s->p, 0, 0);
 }

@@ -6,6 +6,7 @@
 
 #include "algutil.h"
 #include "chunks.h"
+#include "core/defects.h"
 
 /* The buffer a reduction reads on this rank: recvbuf when the rank passed MPI_IN_PLACE. */
 static inline const void *mg_red_input(const mg_args *a) {
@@ -27,35 +28,25 @@ static inline unsigned mg_red_layout(const mg_shape *s, int64_t elems, int64_t u
     return 0;
 }
 
-/* Known defects of the MPI libraries the reduction mock-ups must not run into: a mock-up may
- * not fail where the library's own collective works (docs/dev/design.md invariant 2). One MPI per
- * build, so the checks are chosen at compile time; each uses shared values only.
- *
- * MPICH (up to at least 4.0): the non-commutative Reduce_scatter and Reduce_scatter_block
- * algorithms (and their nonblocking versions) step through the blocks by true extent instead
- * of extent; with extent != true extent they compute wrong results and overrun their temporary
- * buffers. Mock-ups whose inner call is Reduce_scatter(_block) decline such calls. */
-static inline unsigned mg_red_avoid_reduce_scatter_bug(const mg_shape *s) {
-#if defined(MPICH)
-    if (!s->commute && s->p > 1 && s->extent != s->true_extent) return MPIGUIDE_DECLINE_DATATYPE;
-#else
-    (void)s;
-#endif
-    return 0;
+/* A mock-up may not fail where the library's own collective works (docs/dev/design.md invariant
+ * 2), so it never runs an inner collective into a known defect of the running MPI (the table
+ * src/defects/known.txt, core/defects.c): DEFECT when the inner call `coll` with `count`
+ * elements of the call's datatype and op, MPI_IN_PLACE or not, at root `root`, meets or may
+ * meet an entry's condition; 0 otherwise. Shared values only. */
+static inline unsigned mg_red_inner(const mg_shape *s, int coll, int64_t count, int inplace,
+                                    int root) {
+    mg_facts f;
+    mg_facts_inner(s, coll, count, inplace, root, &f);
+    return mg_defect_hit(&f) ? MPIGUIDE_DECLINE_DEFECT : 0;
 }
 
-/* Open MPI (4.1): the ring Allreduce, which its decision rules pick for commutative ops from a
- * few KiB on, receives into temporary buffers without shifting them by the true lower bound, so
- * a datatype whose data does not start at offset 0 overruns the heap. Mock-ups whose inner call
- * is Allreduce decline such calls (the user's own Reduce and Reduce_scatter(_block) do not use
- * that code, so a mock-up must not bring it in). */
-static inline unsigned mg_red_avoid_allreduce_bug(const mg_shape *s) {
-#if defined(OPEN_MPI)
-    if (s->commute && s->true_lb != 0 && s->p > 1 && s->count > 0) return MPIGUIDE_DECLINE_DATATYPE;
-#else
-    (void)s;
-#endif
-    return 0;
+/* The same for an inner Reduce_scatter with the chunked counts of chunks.h (equal only when
+ * the split leaves no remainder). */
+static inline unsigned mg_red_inner_chunked(const mg_shape *s, int inplace) {
+    mg_facts f;
+    mg_facts_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER, s->count, inplace, 0, &f);
+    mg_facts_set(&f, MG_FACT_REGULAR, mg_chunk_regular(s->count, s->p, mg_chunk_elems(s->tsize)));
+    return mg_defect_hit(&f) ? MPIGUIDE_DECLINE_DEFECT : 0;
 }
 
 /* Zeroes the padding elements [n, padded) of a typed scratch vector whose first byte is at

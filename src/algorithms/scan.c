@@ -39,7 +39,9 @@ void mg_scan_as_exscan_reducelocal_need(const mg_args *a, const mg_shape *s, mg_
     need->msg = s->commute && a->sendbuf != MPI_IN_PLACE ? 0 : mg_span(s, s->count);
 }
 
+/* The inner Exscan reads the call's input (recvbuf with MPI_IN_PLACE) as its send buffer. */
 unsigned mg_scan_as_exscan_reducelocal_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
-    return mg_red_layout(s, s->count, s->count);
+    unsigned why = mg_red_layout(s, s->count, s->count);
+    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_EXSCAN, s->count, 0, 0);
 }

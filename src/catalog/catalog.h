@@ -39,6 +39,7 @@ enum mg_cat_coll {
 #define MG_DECLINE_OP        8u
 #define MG_DECLINE_THREADS   16u
 #define MG_DECLINE_LIBRARY   32u
+#define MG_DECLINE_DEFECT    64u
 
 typedef struct mg_coll_desc {
     const char *name;  /* "MPI_Allreduce" */

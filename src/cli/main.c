@@ -10,7 +10,8 @@ static const struct {
     const char *help;
 } commands[] = {
     {"info", mg_cmd_info, "list every collective and algorithm with its guideline [--csv]"},
-    {"selftest", mg_cmd_selftest, "under mpirun: run every algorithm next to the library's own"},
+    {"selftest", mg_cmd_selftest,
+     "under mpirun: every algorithm next to the library's own; --random: find MPI defects"},
     {"bench", mg_cmd_bench, "under mpirun: measure collectives and algorithms (raw rows)"},
     {"nrep", mg_cmd_nrep, "under mpirun: predict the repetitions each measurement needs"},
     {"check", mg_cmd_check, "under mpirun: measure every algorithm of an input file, analyse"},

@@ -1,10 +1,13 @@
 /* `mpirun -np P mpiguide selftest [COLLECTIVE...]`: runs every algorithm of the named
  * collectives (all by default) on a few argument sets next to the library's own collective
  * and prints whether each result matched. A quick check that mpiguide is correct on this MPI;
- * the full argument matrix lives in the test suite. */
+ * the full argument matrix lives in the test suite. With --random, the random differential
+ * test of src/selftest/ (run.h). */
 #include "bench/launcher.h"
 #include "cli.h"
+#include "selftest/run.h"
 #include "util/diag.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,24 +111,135 @@ static int run_case(int alg, const mpiguide_args *a, const selfcase *k, int rank
     return same;
 }
 
+static const char usage_text[] =
+    "usage: mpirun -np P mpiguide selftest [COLLECTIVE...]\n"
+    "       mpirun -np P mpiguide selftest --random N [--seed S] [--case K] [--alg NAMES]\n"
+    "                                      [--repro DIR] [--timeout SEC] [--verbose] "
+    "[COLLECTIVE...]\n"
+    "Without --random: runs every algorithm of the collectives (all by default), the mock-ups\n"
+    "and the MPI library's own algorithms (*_lib_*), on counts 0, 1, 7 and 1000 and two roots,\n"
+    "next to the library's own collective, and prints whether each result matched (`ran in\n"
+    "N`: cases the algorithm itself ran; the others it declined as documented). Exit 1 when\n"
+    "any case mismatched.\n"
+    "\n"
+    "--random N: the random differential test. Draws N valid calls per collective (derived,\n"
+    "gapped, resized and struct datatypes; counts 0, 1, < P, large; every predefined op and two\n"
+    "user ops; every root; MPI_IN_PLACE; adjacent, shared and misaligned buffers; duplicated,\n"
+    "reversed and split communicators), runs the library's collective and every algorithm of\n"
+    "it on each, and compares every rank's buffers with a reference computed sequentially.\n"
+    "Prints per algorithm: cases, ran, declined (the default: calls not run because a known\n"
+    "defect would crash them) and mismatch, then the summary line `library defects: N new, M\n"
+    "known; mock-up defects: X; unexplained mismatches: Y; errors: Z`. A wrong default where a\n"
+    "mock-up is right is a library defect (known ones, listed in docs/defects.md, are counted,\n"
+    "shown with --verbose); a wrong mock-up where the default is right a mock-up defect.\n"
+    "  --seed S        seed of the draw (default 1)\n"
+    "  --case K        run only case K: the same call for the same seed, K and P (every finding\n"
+    "                  prints this rerun command)\n"
+    "  --alg NAMES     only these algorithms (comma-separated; test-only ones only when named)\n"
+    "  --repro DIR     write a standalone C program (MPI calls only) for each new finding, and\n"
+    "                  with --case for a known defect too, and print how to build and run it\n"
+    "  --timeout SEC   abort the run naming the case when one case takes longer (default 120)\n"
+    "  --verbose       describe every case, show known defects\n"
+    "Exit 0; 1 on a mock-up defect, a new library defect, an unexplained mismatch or an error;\n"
+    "2 on a usage error. MPICH with more ranks than cores busy-polls: keep N small there.\n";
+
+/* A number option's value: --name=V or --name V. Returns the value text or NULL. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n)) return NULL;
+    if (argv[*i][n] == '=') return argv[*i] + n + 1;
+    if (argv[*i][n] || *i + 1 >= argc) return NULL;
+    return argv[++*i];
+}
+
+static int parse_number(const char *opt, const char *v, int64_t min, int64_t *out) {
+    char *end;
+    errno = 0;
+    long long x = v ? strtoll(v, &end, 10) : 0;
+    if (!v || !*v || *end || errno || x < min) {
+        mg_error(opt, "expected an integer >= %lld, not `%s`", (long long)min, v ? v : "");
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
 int mg_cmd_selftest(int argc, char **argv) {
-    int wanted[MPIGUIDE_COLL_COUNT] = {0}, any = 0;
+    int wanted[MPIGUIDE_COLL_COUNT] = {0}, any = 0, random = 0;
+    mg_random_opts ro = {1, 0, -1, {0}, 0, NULL, NULL, 0, 120, "mpiguide"};
     for (int i = 1; i < argc; i++) {
+        const char *v;
+        int64_t x;
         if (!strcmp(argv[i], "--help")) {
-            printf("usage: mpirun -np P mpiguide selftest [COLLECTIVE...]\n"
-                   "Runs every algorithm of the collectives (all by default), the mock-ups and\n"
-                   "the MPI library's own algorithms (*_lib_*), on counts 0, 1, 7 and 1000 and\n"
-                   "two roots, next to the library's own collective, and prints whether each\n"
-                   "result matched (`ran in N`: cases the algorithm itself ran; the others it\n"
-                   "declined as documented). Exit 1 when any case mismatched.\n");
+            fputs(usage_text, stdout);
             return 0;
         }
-        int c = mpiguide_collective_id(argv[i]);
-        if (c < 0) {
-            mg_error(argv[i], "unknown collective");
+        if (!strncmp(argv[i], "--random", 8)) {
+            if (parse_number("--random", opt_value(argc, argv, &i, "--random"), 1, &ro.cases))
+                return 2;
+            random = 1;
+        } else if (!strncmp(argv[i], "--seed", 6)) {
+            if (parse_number("--seed", opt_value(argc, argv, &i, "--seed"), 0, &x)) return 2;
+            ro.seed = (uint64_t)x;
+        } else if (!strncmp(argv[i], "--case", 6)) {
+            if (parse_number("--case", opt_value(argc, argv, &i, "--case"), 0, &ro.only)) return 2;
+        } else if (!strncmp(argv[i], "--timeout", 9)) {
+            if (parse_number("--timeout", opt_value(argc, argv, &i, "--timeout"), 1, &x)) return 2;
+            ro.timeout = x > 86400 ? 86400 : (int)x;
+        } else if (!strncmp(argv[i], "--alg", 5)) {
+            if (!(v = opt_value(argc, argv, &i, "--alg")) || !*v) {
+                mg_error("--alg", "expected algorithm names");
+                return 2;
+            }
+            ro.algs = v;
+        } else if (!strncmp(argv[i], "--repro", 7)) {
+            if (!(v = opt_value(argc, argv, &i, "--repro")) || !*v) {
+                mg_error("--repro", "expected a directory");
+                return 2;
+            }
+            ro.repro_dir = v;
+        } else if (!strcmp(argv[i], "--verbose")) {
+            ro.verbose = 1;
+        } else if (argv[i][0] == '-') {
+            mg_error(argv[i], "unknown option (mpiguide selftest --help)");
             return 2;
+        } else {
+            int c = mpiguide_collective_id(argv[i]);
+            if (c < 0) {
+                mg_error(argv[i], "unknown collective");
+                return 2;
+            }
+            wanted[c] = any = 1;
+            ro.colls[c] = 1;
+            ro.any_coll = 1;
         }
-        wanted[c] = any = 1;
+    }
+    if (!random && (ro.only >= 0 || ro.algs || ro.repro_dir || ro.verbose)) {
+        mg_error("selftest", "--case, --alg, --repro and --verbose need --random");
+        return 2;
+    }
+    if (ro.only >= ro.cases && random) ro.cases = ro.only + 1;
+    if (ro.algs) { /* every name must be an algorithm */
+        char *copy = strdup(ro.algs), *save = NULL;
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            int found = 0;
+            for (int a = 0; a < mpiguide_algorithm_count() && !found; a++)
+                found = !strcmp(mpiguide_algorithm_name(a), t);
+            if (!found) {
+                mg_error("--alg", "unknown algorithm `%s`", t);
+                free(copy);
+                return 2;
+            }
+        }
+        free(copy);
+    }
+    if (random) {
+        ro.argv0 = argv[-1] ? argv[-1] : "mpiguide"; /* main passes argv + 1 */
+        MPI_Init(&argc, &argv);
+        mpiguide_init();
+        int rc = mg_selftest_random(&ro);
+        MPI_Finalize();
+        return rc;
     }
     MPI_Init(&argc, &argv);
     if (mg_launcher_check()) {

@@ -1,6 +1,7 @@
 /* Running an algorithm: predicate, scratch need against the pools, then the algorithm or the
  * library's default. Every input to the decision is shared by all ranks (docs/dev/design.md
  * invariant 1). */
+#include "comm_scratch.h"
 #include "registry.h"
 #include "scratch.h"
 #include "libalg/libalg_mpi.h"
@@ -70,9 +71,7 @@ int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *d
     /* An invalid root is the library's to report, on every rank alike (root is shared). */
     if ((mg_coll_flags(A->coll) & MG_CF_ROOTED) && !s->inter && (a->root < 0 || a->root >= s->p))
         return MPIGUIDE_FALLBACK_ARGS;
-    unsigned why = s->inter                  ? MPIGUIDE_DECLINE_INTERCOMM
-                   : mg_pool.thread_multiple ? MPIGUIDE_DECLINE_THREADS
-                                             : A->supports(a, s);
+    unsigned why = s->inter ? MPIGUIDE_DECLINE_INTERCOMM : A->supports(a, s);
     if (why) {
         *declined = why;
         return MPIGUIDE_FALLBACK_ARGS;
@@ -81,12 +80,21 @@ int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *d
     A->need(a, s, &need);
     if (need.msg > mg_pool.msg_bytes || need.ints > mg_pool.int_bytes)
         return MPIGUIDE_FALLBACK_MEMORY;
+    if (mg_pool.thread_multiple) { /* the communicator's own scratch, grown on every rank */
+        int fits = 1;
+        if ((*err = mg_cscratch_reserve(a->comm, &need, &fits)) != MPI_SUCCESS) return -1;
+        if (!fits) return MPIGUIDE_FALLBACK_MEMORY;
+    }
     return MPIGUIDE_RAN_MOCKUP;
 }
 
 int mg_dispatch_run(const mg_alg *A, const mg_args *a, const mg_shape *s) {
     test_slow_alg(A);
     mg_scratch scratch = {mg_pool.msg, mg_pool.ints};
+    if (mg_pool.thread_multiple) {
+        int rc = mg_cscratch_get(a->comm, &scratch);
+        if (rc != MPI_SUCCESS) return rc;
+    }
     return A->run(a, s, &scratch);
 }
 
@@ -108,6 +116,20 @@ int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined) {
 
 MG_EXPORT int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, unsigned *declined) {
     return mg_dispatch(alg, args, outcome, declined);
+}
+
+MG_EXPORT int mpiguide_plan(int alg, const mpiguide_args *args, int *outcome, unsigned *declined) {
+    const mg_alg *A = mg_alg_get(alg);
+    unsigned why = 0;
+    int err = MPI_SUCCESS;
+    mg_shape s;
+    if (declined) *declined = 0;
+    if (!A) return MPI_ERR_ARG;
+    int o = mg_dispatch_plan(A, args, &s, &why, &err);
+    if (o < 0) return err;
+    if (outcome) *outcome = o;
+    if (declined) *declined = why;
+    return MPI_SUCCESS;
 }
 
 MG_EXPORT int mpiguide_run_named(const char *coll, const char *alg, const mpiguide_args *args) {

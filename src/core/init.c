@@ -4,6 +4,7 @@
  * the scratch pools. The MPI_Init wrappers call mg_startup; mpiguide_init() is the same for
  * programs that use the in-process API. */
 #include "config.h"
+#include "defects.h"
 #include "util/diag.h"
 #include "library.h"
 #include "registry.h"
@@ -167,6 +168,7 @@ int mg_startup(int argc, char **argv) {
     int rc;
     PMPI_Comm_rank(MPI_COMM_WORLD, &mg_rt.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &mg_rt.size);
+    mg_defects_start(mg_rt.rank);
     discover_library_algorithms();
     mg_profile_set profiles = {0};
     void *block = NULL;
@@ -214,6 +216,7 @@ int mg_startup(int argc, char **argv) {
 void mg_shutdown(void) {
     mg_libalg_stop();
     mg_pool_destroy();
+    mg_defects_stop();
     free(mg_rt.seltab);
     free(mg_rt.verify_buf[0]);
     free(mg_rt.verify_buf[1]);

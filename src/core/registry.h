@@ -22,8 +22,9 @@ typedef struct mg_shape {
     size_t tsize;  /* signature bytes of one element of that count's datatype */
     /* Reductions only (the datatype is the same on all ranks, so is its layout): */
     MPI_Aint extent, true_lb, true_extent;
-    int commute;       /* op is commutative */
-    int predefined_op; /* op is one of MPI's own */
+    int commute;            /* op is commutative */
+    int predefined_op;      /* op is one of MPI's own */
+    int op_code, type_code; /* the op and datatype by name for the defect table (0: user's) */
 } mg_shape;
 
 typedef struct mg_need {

@@ -8,10 +8,10 @@
 
 typedef struct mg_pool_state {
     int ready;           /* pools agreed on every rank of MPI_COMM_WORLD */
-    int thread_multiple; /* process-wide scratch cannot serve concurrent collectives */
+    int thread_multiple; /* scratch per communicator (comm_scratch.h); msg, ints are NULL */
     void *msg;
     int *ints;
-    size_t msg_bytes, int_bytes;
+    size_t msg_bytes, int_bytes; /* the pools' sizes; the limit of a communicator's scratch */
     MPI_Comm self; /* private duplicate of MPI_COMM_SELF for typed local copies */
 } mg_pool_state;
 

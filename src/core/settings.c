@@ -237,6 +237,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     if (s->off) return 0; /* nothing read, nothing reported */
     s->strict = flag(env, "MPIGUIDE_STRICT", &errors, diag, ctx);
     s->verify = flag(env, "MPIGUIDE_VERIFY", &errors, diag, ctx);
+    s->repair = flag(env, "MPIGUIDE_REPAIR", &errors, diag, ctx);
     s->guard = guard_flag(env, &errors, diag, ctx);
     int use_argv = flag(env, "MPIGUIDE_ARGV", &errors, diag, ctx);
     const char *rep = nonempty(env->get(env->ctx, "MPIGUIDE_REPORT"));

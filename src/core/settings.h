@@ -17,6 +17,7 @@ typedef struct mg_settings {
     int off;        /* MPIGUIDE_OFF=1 on rank 0: pure pass-through */
     int strict;     /* MPIGUIDE_STRICT=1 */
     int verify;     /* MPIGUIDE_VERIFY=1 */
+    int repair;     /* MPIGUIDE_REPAIR=1: defaults on a known defect run a repair mock-up */
     int guard;      /* MPIGUIDE_GUARD: tuned mode checks its entries in the run (default 1) */
     int report;     /* enum mg_report_to (the path stays on rank 0) */
     int errors;     /* configuration errors rank 0 found */

@@ -1,6 +1,7 @@
 /* The message-size rule of docs/dev/interfaces.md section 1 and the other values of a call that
  * every rank shares; selection, needs and predicates are computed from these alone. */
 #include "registry.h"
+#include "defects.h"
 
 static int is_predefined_op(MPI_Op op) {
     static const MPI_Op ops[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
@@ -39,6 +40,8 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
             return rc;
         if ((rc = PMPI_Op_commutative(a->op, &s->commute)) != MPI_SUCCESS) return rc;
         s->predefined_op = is_predefined_op(a->op);
+        s->op_code = mg_op_code_of(a->op);
+        s->type_code = mg_type_code_of(t);
     }
     return MPI_SUCCESS;
 }

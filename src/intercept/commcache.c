@@ -47,6 +47,18 @@ void mg_comm_stop(void) {
     keyval = MPI_KEYVAL_INVALID;
 }
 
+int mg_comm_query(MPI_Comm comm, int *p, int *rank, uint32_t *flags) {
+    int inter = 0, flag = 0;
+    void *val = NULL;
+    if (comm == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        PMPI_Comm_size(comm, p) != MPI_SUCCESS || PMPI_Comm_rank(comm, rank) != MPI_SUCCESS ||
+        PMPI_Comm_get_attr(comm, keyval, &val, &flag) != MPI_SUCCESS)
+        return -1;
+    *flags = (inter ? MG_COMM_INTER : 0) | (flag && val == MARK_OFF ? MG_COMM_OFF : 0);
+    return 0;
+}
+
 mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
     int p, rank, inter, flag = 0;
     void *val = NULL;

@@ -4,6 +4,7 @@
  * counters, which are summed over all ranks. */
 #include "guard.h"
 #include "intercept.h"
+#include "core/comm_scratch.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@ int mg_report_on;
 static const char *const counter_names[MG_N_COUNT] = {
     "total",           "mockup",        "fallback_memory", "fallback_args",    "fallback_threads",
     "fallback_userop", "fallback_pool", "optout",          "large_count",      "other",
-    "guard_default",   "other_type",    "library",         "fallback_library", "verified",
-    "verify_mismatch"};
+    "guard_default",   "other_type",    "library",         "fallback_library", "fallback_defect",
+    "known_defect",    "repaired",      "verified",        "verify_mismatch"};
 
 #define SEEN_BITS  10
 #define SEEN_SLOTS (1u << SEEN_BITS)
@@ -108,6 +109,11 @@ void mg_report_write(void) {
     fprintf(f, "#@pgmpi config tune_user_ops %d\n", mg_cfg.tune_user_ops);
     fprintf(f, "#@pgmpi config tuw_degrade_bytes %llu\n",
             (unsigned long long)mg_cfg.tuw_degrade_bytes);
+    if (mg_threads) { /* scratch per communicator: made at first use, freed with it */
+        unsigned long long made, freed;
+        mg_cscratch_counts(&made, &freed);
+        fprintf(f, "#@mpiguide comm_scratch created=%llu released=%llu\n", made, freed);
+    }
     /* the MPI's own algorithms (src/libalg/): how many could be selected, or why none */
     if (mpiguide_library_off())
         fprintf(f, "#@mpiguide library_algorithms off: %s\n", mpiguide_library_off());

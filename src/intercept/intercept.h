@@ -29,6 +29,10 @@ extern unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 extern int mg_threads;
 /* mg_threads, or a record to fill (MPIGUIDE_RECORD): every call takes the general path. */
 extern int mg_general;
+/* Per collective: every call is checked against the known defects of the running MPI
+ * (MPIGUIDE_REPAIR=1 and an entry for this MPI): the general path, and such calls are never
+ * memoised as repeatable defaults, so mg_repeat never sees them. */
+extern unsigned char mg_checked[MPIGUIDE_COLL_COUNT];
 /* MPIGUIDE_RECORD: the general path times each call and accounts it by (collective,
  * communicator, datatype, op, size) for the record and the report's coverage lines. */
 extern int mg_acct_on;
@@ -68,7 +72,7 @@ enum mg_counter {
     MG_N_MOCKUP,
     MG_N_FB_MEMORY,  /* the mock-up's scratch need exceeds the pools */
     MG_N_FB_ARGS,    /* its predicate declined the arguments (also intercommunicators) */
-    MG_N_FB_THREADS, /* MPI_THREAD_MULTIPLE: mock-ups need the process-wide scratch */
+    MG_N_FB_THREADS, /* no longer counted: MPI_THREAD_MULTIPLE runs mock-ups (the name stays) */
     MG_N_FB_USEROP,  /* tuned reduction mock-up with a user-defined op, tune_user_ops 0 */
     MG_N_FB_POOL,    /* the pools could not be created */
     MG_N_OPTOUT,     /* the communicator has mpiguide_off=true */
@@ -78,6 +82,9 @@ enum mg_counter {
     MG_N_OTHER_TYPE, /* the profile was measured with another element size or op class */
     MG_N_LIBRARY,    /* ran a library algorithm (src/libalg/) */
     MG_N_FB_LIBRARY, /* a library algorithm could not be set up on the communicator */
+    MG_N_FB_DEFECT,  /* the mock-up declined: an inner call would meet a known MPI defect */
+    MG_N_DEFECT,     /* the library's own collective was due on a known-defect condition */
+    MG_N_REPAIRED,   /* ... and MPIGUIDE_REPAIR=1 ran a repair mock-up instead */
     MG_N_VERIFIED,   /* MPIGUIDE_VERIFY: compared with the default */
     MG_N_MISMATCH,   /* ... and differed */
     MG_N_COUNT
@@ -133,6 +140,9 @@ static inline uint32_t mg_hslot(uintptr_t k, unsigned bits) {
     return (uint32_t)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
+/* Size, rank and flags of a communicator without the cache (MPI_THREAD_MULTIPLE: threads would
+ * race on its entries); -1 when the communicator is not valid. */
+int mg_comm_query(MPI_Comm comm, int *p, int *rank, uint32_t *flags);
 /* Fills the cache entry of a communicator not in the cache; NULL when the communicator is
  * not valid (the library's own collective then reports the error). */
 mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e);
@@ -337,7 +347,7 @@ static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_ar
  * Returns MG_DEFAULT (counted), MG_GENERAL (mg_intercept does it all), or a mock-up's id. */
 static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, int64_t *msize,
                                                            int *tuned) {
-    if (__builtin_expect(mg_general, 0)) return MG_GENERAL;
+    if (__builtin_expect(mg_general | mg_checked[coll], 0)) return MG_GENERAL;
     uintptr_t k = mg_hbits(&a.comm, sizeof a.comm);
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;

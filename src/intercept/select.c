@@ -3,13 +3,16 @@
  * range (hash + binary search, with a one-entry memo per profile for repeated sizes), then the
  * algorithm or the default. Every input is identical on all ranks of the communicator. */
 #include "intercept.h"
+#include "core/defects.h"
 #include "core/scratch.h"
 #include "guard.h"
+#include "util/diag.h"
 #include <stdlib.h>
 
 unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 int mg_threads;
 int mg_general;
+unsigned char mg_checked[MPIGUIDE_COLL_COUNT];
 int mg_acct_on;
 
 /* Per profile: the last (msize + 1) << 16 | (alg + 1) looked up; one atomic word, so threads
@@ -20,55 +23,73 @@ static inline void seen(int coll, int64_t msize, int alg) {
     if (mg_report_on) mg_report_seen(coll, msize, alg);
 }
 
-/* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. */
-int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
-    if (alg >= mg_nalgs) return mg_intercept_library(coll, alg, tuned, a, msize, rc);
-    const mg_alg *A = &mg_algs[alg];
-    int why = MG_N_FB_THREADS;
-    if (!mg_threads) {
-        mg_shape s;
+/* The library's own collective is due (selection said default, or the mock-up fell back). On a
+ * known-defect condition of the running MPI, judged from facts every rank shares (a rooted
+ * collective's MPI_IN_PLACE counts as possible), the call is counted, and with MPIGUIDE_REPAIR=1
+ * the entry's first repair mock-up that accepts the call runs instead, on every rank alike.
+ * Returns 1 with *rc when a repair ran. */
+static int repair(int coll, const mg_args *a, int64_t msize, int *rc) {
+    mg_shape s;
+    if (!mg_defects_in(coll) || mg_shape_of(coll, a, &s) != MPI_SUCCESS || s.inter) return 0;
+    mg_facts f;
+    mg_facts_of(coll, a, &s, 1, &f);
+    const mg_defect *d = mg_defect_hit(&f);
+    if (!d) return 0;
+    mg_count(coll, MG_N_DEFECT);
+    if (!mg_rt.s.repair) return 0;
+    for (int i = 0; i < d->nrepair; i++) {
+        const mg_alg *A = mg_alg_get(d->repair[i]);
         unsigned declined = 0;
         int err = MPI_SUCCESS;
-        int o = mg_dispatch_plan(A, a, &s, &declined, &err);
-        if (o < 0) return 0;
-        if (o == MPIGUIDE_RAN_MOCKUP && tuned && (A->flags & MG_AF_REDUCTION) && !s.predefined_op &&
-            !mg_cfg.tune_user_ops)
-            o = -2;
-        switch (o) {
-        case MPIGUIDE_RAN_MOCKUP:
-            /* a profile's entry checks itself (guard.c); unsampled calls come back here */
-            if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, a, &s, msize, rc)) return 1;
-            mg_count(coll, MG_N_MOCKUP);
-            seen(coll, msize, alg);
-            *rc =
-                mg_rt.s.verify ? mg_verify_run(alg, a, &s, msize, NULL) : mg_dispatch_run(A, a, &s);
-            return 1;
-        case MPIGUIDE_FALLBACK_ARGS:
-            why = declined == MPIGUIDE_DECLINE_THREADS ? MG_N_FB_THREADS : MG_N_FB_ARGS;
-            break;
-        case MPIGUIDE_FALLBACK_MEMORY:
-            why = MG_N_FB_MEMORY;
-            break;
-        case -2:
-            why = MG_N_FB_USEROP;
-            break;
-        default:
-            why = MG_N_FB_POOL;
-            break;
-        }
+        if (!A || A->coll != coll ||
+            mg_dispatch_plan(A, a, &s, &declined, &err) != MPIGUIDE_RAN_MOCKUP)
+            continue;
+        mg_count(coll, MG_N_REPAIRED);
+        seen(coll, msize, d->repair[i]);
+        *rc = mg_dispatch_run(A, a, &s);
+        return 1;
     }
-    mg_count(coll, why);
-    seen(coll, msize, coll);
     return 0;
 }
 
-/* Size, rank and kind of a communicator without the cache (MPI_THREAD_MULTIPLE). */
-static int comm_query(MPI_Comm comm, int *p, int *rank, uint32_t *flags) {
-    int inter = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        PMPI_Comm_size(comm, p) != MPI_SUCCESS || PMPI_Comm_rank(comm, rank) != MPI_SUCCESS)
-        return -1;
-    *flags = inter ? MG_COMM_INTER : 0;
+/* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. Under
+ * MPI_THREAD_MULTIPLE the checks include the communicator's own scratch. */
+int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
+    if (alg >= mg_nalgs) return mg_intercept_library(coll, alg, tuned, a, msize, rc);
+    const mg_alg *A = &mg_algs[alg];
+    int why;
+    mg_shape s;
+    unsigned declined = 0;
+    int err = MPI_SUCCESS;
+    int o = mg_dispatch_plan(A, a, &s, &declined, &err);
+    if (o < 0) return 0;
+    if (o == MPIGUIDE_RAN_MOCKUP && tuned && (A->flags & MG_AF_REDUCTION) && !s.predefined_op &&
+        !mg_cfg.tune_user_ops)
+        o = -2;
+    switch (o) {
+    case MPIGUIDE_RAN_MOCKUP:
+        /* a profile's entry checks itself (guard.c); unsampled calls come back here */
+        if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, a, &s, msize, rc)) return 1;
+        mg_count(coll, MG_N_MOCKUP);
+        seen(coll, msize, alg);
+        *rc = mg_rt.s.verify ? mg_verify_run(alg, a, &s, msize, NULL) : mg_dispatch_run(A, a, &s);
+        return 1;
+    case MPIGUIDE_FALLBACK_ARGS:
+        why = declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT : MG_N_FB_ARGS;
+        break;
+    case MPIGUIDE_FALLBACK_MEMORY:
+        why = MG_N_FB_MEMORY;
+        break;
+    case -2:
+        why = MG_N_FB_USEROP;
+        break;
+    default:
+        why = MG_N_FB_POOL;
+        break;
+    }
+    mg_count(coll, why);
+    if (repair(coll, a, msize, rc)) return 1;
+    seen(coll, msize, coll);
     return 0;
 }
 
@@ -83,7 +104,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
         e = mg_comm_info(a->comm);
         if (!e) return 0;
         p = e->p, rank = e->rank, flags = e->flags;
-    } else if (comm_query(a->comm, &p, &rank, &flags)) {
+    } else if (mg_comm_query(a->comm, &p, &rank, &flags)) {
         return 0;
     }
     mg_count(coll, MG_N_TOTAL);
@@ -98,6 +119,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     }
     int alg = mg_pick(coll, p, msize, ci->esize, a->op, e, &ci->sel);
     if (alg == coll) {
+        if (repair(coll, a, msize, rc)) return 1;
         seen(coll, msize, coll);
         return 0;
     }
@@ -127,6 +149,11 @@ void mg_intercept_start(int argc, char **argv) {
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
     mg_threads = level == MPI_THREAD_MULTIPLE;
+    if (mg_threads && mg_rt.s.verify) { /* its two buffers are process-wide */
+        if (mg_rt.rank == 0)
+            mg_warning("MPIGUIDE_VERIFY", "not available under MPI_THREAD_MULTIPLE; not verifying");
+        mg_rt.s.verify = 0;
+    }
     if (mg_comm_start() != MPI_SUCCESS) return;
     mg_types_start();
     if (mg_rt.sel.nprof) {
@@ -138,9 +165,16 @@ void mg_intercept_start(int argc, char **argv) {
      * fast path and prints coverage only when the record's accounting runs) */
     mg_acct_on = mg_rt.s.record && mg_record_start() == MPI_SUCCESS;
     mg_general = mg_threads || mg_acct_on;
-    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
+        /* MPIGUIDE_REPAIR=1: every call of a collective with a known defect of this MPI is
+         * checked (general path, never memoised as a repeatable default); the report alone
+         * keeps the cheap path and counts known_defect on the general path only */
+        int repairs = mg_rt.s.repair && mg_defects_in(c);
+        mg_checked[c] = (unsigned char)repairs;
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
-            mg_on[c] = mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c);
+            mg_on[c] =
+                mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c) || repairs;
+    }
     /* the guard works on every rank or on none: its first call on a communicator is collective */
     int guard = mg_rt.s.guard && mg_rt.sel.nprof && !mg_threads;
     if (guard) {
@@ -154,6 +188,7 @@ void mg_intercept_start(int argc, char **argv) {
 
 void mg_intercept_stop(void) {
     memset(mg_on, 0, sizeof mg_on);
+    memset(mg_checked, 0, sizeof mg_checked);
     mg_general = 0;
     if (mg_rt.usable && !mg_rt.s.off && mg_report_on) mg_guard_agree();
     if (mg_acct_on) mg_record_finish();

@@ -54,10 +54,15 @@ double mg_pbinom(double k, double n, double prob); /* P(X <= k), X ~ Bin(n, prob
 /* Kolmogorov limit distribution: P(sqrt(n) D > lambda) for the two-sided statistic. */
 double mg_pkolmogorov_upper(double lambda);
 
-/* ---- two-sample tests (x, y unsorted; returns 0, or -1 when a sample is too small) ---- */
+/* ---- two-sample tests (x, y unsorted) ----
+ * Each returns 0 with the result, -1 when a sample is too small or holds a NaN (nothing is
+ * computed), or MG_TEST_UNDEFINED (t-tests only) when the statistic is undefined; statistic
+ * and p are NaN whenever the return is not 0. */
+#define MG_TEST_UNDEFINED 1
 /* Welch (welch = 1) or pooled-variance (welch = 0) t-test as R's t.test. Needs nx, ny >= 2
- * (pooled: nx + ny >= 3). Zero variance in both samples gives t = +-inf and p 0 or 1 (R
- * stops with "data are essentially constant"). */
+ * (pooled: nx + ny >= 3). Where R stops with "data are essentially constant" (the standard
+ * error below 10 machine epsilons of the larger absolute mean, e.g. two constant samples)
+ * the result is MG_TEST_UNDEFINED. */
 int mg_t_test(const double *x, size_t nx, const double *y, size_t ny, int welch, mg_alternative alt,
               mg_test_result *r);
 /* Wilcoxon rank-sum / Mann-Whitney U test as R's wilcox.test(x, y, correct = TRUE): average

@@ -2,6 +2,7 @@
  * U with average ranks for ties, and Kolmogorov-Smirnov; definitions as R's t.test,
  * wilcox.test and ks.test so results can be checked against R. */
 #include "stats.h"
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,14 @@
 static void clear(mg_test_result *r) {
     memset(r, 0, sizeof *r);
     r->statistic = r->p = NAN;
+}
+
+/* 1 when a sample holds a NaN: it has no rank and no order, and equality tests against it never
+ * hold, so the merges below would stop advancing. */
+static int has_nan(const double *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (isnan(v[i])) return 1;
+    return 0;
 }
 
 /* p-value of a statistic with continuous distribution given its two tails */
@@ -31,6 +40,7 @@ int mg_t_test(const double *x, size_t nx, const double *y, size_t ny, int welch,
               mg_test_result *r) {
     clear(r);
     if (welch ? (nx < 2 || ny < 2) : (nx < 1 || ny < 1 || nx + ny < 3)) return -1;
+    if (has_nan(x, nx) || has_nan(y, ny)) return -1;
     double mx = mg_mean(x, nx), my = mg_mean(y, ny);
     double vx = nx > 1 ? mg_variance(x, nx) : 0, vy = ny > 1 ? mg_variance(y, ny) : 0;
     double se, df;
@@ -45,13 +55,10 @@ int mg_t_test(const double *x, size_t nx, const double *y, size_t ny, int welch,
     }
     double diff = mx - my;
     r->df = df;
-    if (se == 0) {
-        /* both samples constant: the sign of the difference is all there is */
-        r->statistic = diff < 0 ? -INFINITY : diff > 0 ? INFINITY : 0;
-        r->df = isnan(df) ? (double)(nx + ny - 2) : df;
-        r->p = diff == 0 ? 1 : tails_to_p(alt, diff < 0 ? 0 : 1, diff > 0 ? 0 : 1);
-        return 0;
-    }
+    /* R's t.test stops with "data are essentially constant" here: the standard error vanishes
+     * next to the means, and t = +-inf with p = 0 would claim certainty from, say, two runs of
+     * identical timings. The statistic and p stay NaN; callers fall back to a rank test. */
+    if (se == 0 || se < 10 * DBL_EPSILON * fmax(fabs(mx), fabs(my))) return MG_TEST_UNDEFINED;
     double t = diff / se;
     r->statistic = t;
     r->p = tails_to_p(alt, mg_pt(t, df, 1), mg_pt(t, df, 0));
@@ -106,7 +113,7 @@ double mg_pwilcox(double u, size_t m, size_t n) {
 int mg_wilcox_test_sorted(const double *x, size_t nx, const double *y, size_t ny,
                           mg_alternative alt, mg_exactness exact, mg_test_result *r) {
     clear(r);
-    if (!nx || !ny) return -1;
+    if (!nx || !ny || has_nan(x, nx) || has_nan(y, ny)) return -1;
     /* merge: each run of equal values gets the average of the ranks it spans */
     double rank_sum_x = 0, tie_term = 0;
     size_t i = 0, j = 0, rank = 0;
@@ -162,6 +169,8 @@ static double *sorted_copy(const double *v, size_t n) {
 
 int mg_wilcox_test(const double *x, size_t nx, const double *y, size_t ny, mg_alternative alt,
                    mg_exactness exact, mg_test_result *r) {
+    clear(r);
+    if (has_nan(x, nx) || has_nan(y, ny)) return -1;
     double *sx = sorted_copy(x, nx), *sy = sorted_copy(y, ny);
     int rc = -1;
     if (sx && sy) rc = mg_wilcox_test_sorted(sx, nx, sy, ny, alt, exact, r);
@@ -214,7 +223,7 @@ static double ks_exact_upper(const unsigned char *run_end, int64_t nx, int64_t n
 int mg_ks_test_sorted(const double *x, size_t nx, const double *y, size_t ny, mg_alternative alt,
                       mg_exactness exact, mg_test_result *r) {
     clear(r);
-    if (!nx || !ny) return -1;
+    if (!nx || !ny || has_nan(x, nx) || has_nan(y, ny)) return -1;
     size_t n = nx + ny;
     unsigned char *run_end = malloc(n);
     if (!run_end) return -1;
@@ -252,6 +261,8 @@ int mg_ks_test_sorted(const double *x, size_t nx, const double *y, size_t ny, mg
 
 int mg_ks_test(const double *x, size_t nx, const double *y, size_t ny, mg_alternative alt,
                mg_exactness exact, mg_test_result *r) {
+    clear(r);
+    if (has_nan(x, nx) || has_nan(y, ny)) return -1;
     double *sx = sorted_copy(x, nx), *sy = sorted_copy(y, ny);
     int rc = -1;
     if (sx && sy) rc = mg_ks_test_sorted(sx, nx, sy, ny, alt, exact, r);

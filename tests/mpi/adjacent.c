@@ -2,7 +2,8 @@
  * neighbours in one array, the way benchmark applications combine their timings:
  *     double t[2] = {0.0, 1.0 + rank};
  *     MPI_Allreduce(&t[1], &t[0], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
- * Every intercepted reduction and data-movement collective runs with the receive buffer right
+ * (the reductions here on ints, so the repair mock-ups of integer ops run too). Every
+ * intercepted reduction and data-movement collective runs with the receive buffer right
  * before the send buffer and right after it, at small counts where some ranks' blocks are
  * empty and sit at the boundary. Results are checked against values computed locally; prints
  * "adjacent: N passed, M failed". Run it under forced mode (tests/mpi/adjacent.cmake). */
@@ -29,9 +30,27 @@ static void expect(int ok, const char *what, int order, int n) {
 /* Send and receive regions of `ns` and `nr` doubles in one array: recv first (order 0) or
  * send first (order 1), no gap between them. An empty region still takes one slot: MPICH
  * rejects a call whose two pointers are equal, so the program itself never passes that. */
+static void place_at(int order, int ns, int nr, int *send, int *recv) {
+    *recv = order ? (ns ? ns : 1) : 0;
+    *send = order ? 0 : (nr ? nr : 1);
+}
+
 static void place(double *arr, int order, int ns, int nr, double **send, double **recv) {
-    *recv = order ? arr + (ns ? ns : 1) : arr;
-    *send = order ? arr : arr + (nr ? nr : 1);
+    int so, ro;
+    place_at(order, ns, nr, &so, &ro);
+    *send = arr + so, *recv = arr + ro;
+}
+
+/* The same for the reductions, which run on ints: the repair mock-ups with mpiguide's own
+ * MPI_MIN / MPI_MAX / MPI_SUM (docs/defects.md) take integer types only. */
+static void iplace(int *arr, int order, int ns, int nr, int **send, int **recv) {
+    int so, ro;
+    place_at(order, ns, nr, &so, &ro);
+    *send = arr + so, *recv = arr + ro;
+}
+
+static int ival(int r, int i) {
+    return 1 + r + 4 * i;
 }
 
 static double val(int r, int i) {
@@ -39,49 +58,49 @@ static double val(int r, int i) {
 }
 
 static void reductions(int order, int n) {
-    double arr[SLOTS] = {0}, *s, *r;
+    int arr[SLOTS] = {0}, *s, *r;
     int ok;
     /* MPI_Allreduce, MAX: the last rank's values */
-    place(arr, order, n, n, &s, &r);
-    for (int i = 0; i < n; i++) s[i] = val(rank, i), r[i] = -1;
-    MPI_Allreduce(s, r, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    iplace(arr, order, n, n, &s, &r);
+    for (int i = 0; i < n; i++) s[i] = ival(rank, i), r[i] = -1;
+    MPI_Allreduce(s, r, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     ok = 1;
-    for (int i = 0; i < n; i++) ok &= r[i] == val(p - 1, i);
+    for (int i = 0; i < n; i++) ok &= r[i] == ival(p - 1, i);
     expect(ok, "MPI_Allreduce", order, n);
     /* MPI_Reduce to the last rank, SUM */
-    for (int i = 0; i < n; i++) s[i] = val(rank, i), r[i] = -1;
-    MPI_Reduce(s, r, n, MPI_DOUBLE, MPI_SUM, p - 1, MPI_COMM_WORLD);
+    for (int i = 0; i < n; i++) s[i] = ival(rank, i), r[i] = -1;
+    MPI_Reduce(s, r, n, MPI_INT, MPI_SUM, p - 1, MPI_COMM_WORLD);
     ok = 1;
     for (int i = 0; i < n && rank == p - 1; i++) {
-        double sum = 0;
-        for (int q = 0; q < p; q++) sum += val(q, i);
+        int sum = 0;
+        for (int q = 0; q < p; q++) sum += ival(q, i);
         ok &= r[i] == sum;
     }
     expect(ok, "MPI_Reduce", order, n);
     /* MPI_Scan, MAX: this rank's values */
-    for (int i = 0; i < n; i++) s[i] = val(rank, i), r[i] = -1;
-    MPI_Scan(s, r, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (int i = 0; i < n; i++) s[i] = ival(rank, i), r[i] = -1;
+    MPI_Scan(s, r, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     ok = 1;
-    for (int i = 0; i < n; i++) ok &= r[i] == val(rank, i);
+    for (int i = 0; i < n; i++) ok &= r[i] == ival(rank, i);
     expect(ok, "MPI_Scan", order, n);
     /* MPI_Reduce_scatter_block, MAX: p blocks of n in, block `rank` out */
-    place(arr, order, p * n, n, &s, &r);
-    for (int i = 0; i < p * n; i++) s[i] = val(rank, i);
+    iplace(arr, order, p * n, n, &s, &r);
+    for (int i = 0; i < p * n; i++) s[i] = ival(rank, i);
     for (int i = 0; i < n; i++) r[i] = -1;
-    MPI_Reduce_scatter_block(s, r, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     ok = 1;
-    for (int i = 0; i < n; i++) ok &= r[i] == val(p - 1, rank * n + i);
+    for (int i = 0; i < n; i++) ok &= r[i] == ival(p - 1, rank * n + i);
     expect(ok, "MPI_Reduce_scatter_block", order, n);
     /* MPI_Reduce_scatter, MAX: all n elements go to rank 0, every other block is empty */
     int counts[MAXP] = {0};
     counts[0] = n;
     int mine = rank == 0 ? n : 0;
-    place(arr, order, n, mine, &s, &r);
-    for (int i = 0; i < n; i++) s[i] = val(rank, i);
+    iplace(arr, order, n, mine, &s, &r);
+    for (int i = 0; i < n; i++) s[i] = ival(rank, i);
     for (int i = 0; i < mine; i++) r[i] = -1;
-    MPI_Reduce_scatter(s, r, counts, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Reduce_scatter(s, r, counts, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     ok = 1;
-    for (int i = 0; i < mine; i++) ok &= r[i] == val(p - 1, i);
+    for (int i = 0; i < mine; i++) ok &= r[i] == ival(p - 1, i);
     expect(ok, "MPI_Reduce_scatter", order, n);
 }
 

@@ -10,6 +10,10 @@ add_executable(intercept_app mpi/intercept_app.c)
 target_link_libraries(intercept_app PRIVATE MPI::MPI_C)
 add_executable(intercept_threads mpi/intercept_threads.c)
 target_link_libraries(intercept_threads PRIVATE MPI::MPI_C pthread)
+# the same linked with libmpiguide, for the ThreadSanitizer tree (tests/mpi/tsan.cmake)
+add_executable(intercept_threads_linked mpi/intercept_threads.c)
+target_link_libraries(intercept_threads_linked PRIVATE mpiguide MPI::MPI_C pthread)
+set_target_properties(intercept_threads_linked PROPERTIES BUILD_RPATH "${CMAKE_BINARY_DIR}/lib")
 
 # Fortran variants (mpif.h, use mpi, mpi_f08), built with the MPI's own mpifort when present.
 string(REPLACE "mpicc" "mpifort" MG_MPIFORT_NAME "${MPI_C_COMPILER}")
@@ -325,10 +329,53 @@ ic_test(optout NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_AL
     # (which keeps the hint) opt out
     "calls MPI_Allreduce total=32 mockup=8 [^\n]* optout=24 "
     "calls MPI_Bcast total=16 mockup=4 [^\n]* optout=12 ")
-ic_test(threads NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL}
-  $<TARGET_FILE:intercept_threads>
-  EXPECT "intercept_threads: 0 failed" "calls MPI_Allreduce total=600 mockup=0 [^\n]*fallback_threads=600"
-    "calls MPI_Bcast total=600 mockup=0 [^\n]*fallback_threads=600")
+# MPI_THREAD_MULTIPLE: 4 threads, each on its own communicator, every call a mock-up that needs
+# scratch (forced, or from profiles), each communicator's scratch made and released with it
+set(IC_THREAD_ALGS allreduce=allreduce_as_reducescatterblock_allgather
+  bcast=bcast_as_scatter_allgather allgather=allgather_as_gather_bcast
+  reduce=reduce_as_reducescatter_gatherv reduce_scatter_block=reducescatterblock_as_allreduce
+  scan=scan_as_exscan_reducelocal gather=gather_as_allgather)
+set(IC_THREAD_COLLS "")
+set(forced "")
+foreach(entry ${IC_THREAD_ALGS})
+  string(REPLACE "=" ";" kv "${entry}")
+  list(GET kv 0 short)
+  list(GET kv 1 alg)
+  list(APPEND forced "${short}=${alg}")
+  string(SUBSTRING ${short} 0 1 first)
+  string(SUBSTRING ${short} 1 -1 rest)
+  string(TOUPPER ${first} first)
+  set(name "MPI_${first}${rest}")
+  list(APPEND IC_THREAD_COLLS ${name})
+  foreach(np 2 3)
+    ic_profile(threads ${short}_p${np}.prf "${name}\n${np}\n1\n1 ${alg}\n1\n0 9223372036854775807 1\n")
+  endforeach()
+endforeach()
+string(REPLACE ";" "," forced "${forced}")
+set(IC_THREAD_EXPECT "intercept_threads: 4 threads, 0 failed"
+  "comm_scratch created=16 released=16\n") # 4 communicators used per thread
+foreach(name ${IC_THREAD_COLLS})
+  list(APPEND IC_THREAD_EXPECT "calls ${name} total=400 mockup=400 [^\n]*fallback_threads=0 ")
+endforeach()
+# MPICH busy-polls: with more ranks than cores 4 threads per rank take 45 s instead of 0.2 s
+set(IC_THREAD_NPS 2 3)
+if(MPIGUIDE_MPI STREQUAL "mpich")
+  set(IC_THREAD_NPS 2)
+endif()
+foreach(np ${IC_THREAD_NPS})
+  ic_test(threads_forced_np${np} NP ${np} RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_ALG=${forced} $<TARGET_FILE:intercept_threads>
+    EXPECT ${IC_THREAD_EXPECT} REJECT "mpiguide: (error|warning)")
+  ic_test(threads_tuned_np${np} NP ${np} RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_PROFILES=${IC}/threads MPIGUIDE_CONFIG=${IC}/user_ops.cfg $<TARGET_FILE:intercept_threads>
+    EXPECT ${IC_THREAD_EXPECT} REJECT "mpiguide: (error|warning)")
+endforeach()
+# scratch limited to 64 KiB per communicator: the large calls fall back on every rank alike
+file(WRITE ${IC}/small_pool.cfg "size_msg_buffer_bytes 200\n")
+ic_test(threads_small_pool NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_ALG=${forced} MPIGUIDE_CONFIG=${IC}/small_pool.cfg $<TARGET_FILE:intercept_threads>
+  EXPECT "intercept_threads: 4 threads, 0 failed"
+    "calls MPI_Allreduce total=400 mockup=[1-9][0-9]* fallback_memory=[1-9]")
 if(MPIGUIDE_MPI STREQUAL "mpich")
   ic_test(large_count NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${IC_FORCE_ALL} ${IC_APP}
     --large --skip-all

@@ -6,6 +6,7 @@
 set(MG_MATRIX_SOURCES mpi/matrix_main.c mpi/matrix_cases.c mpi/matrix_types.c
   mpi/matrix_buffers.c mpi/matrix_args.c mpi/matrix_oracle.c)
 mg_mpi_test(matrix SOURCES ${MG_MATRIX_SOURCES} NPS) # the executable; tests below
+target_link_libraries(matrix PRIVATE mgpure) # the defect table (src/defects/)
 
 # The algorithms are the rows of the registry table (test-only rows are not in libmpiguide).
 set(MG_ALGDEF ${CMAKE_SOURCE_DIR}/src/algorithms/algorithms.def)

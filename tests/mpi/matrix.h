@@ -135,6 +135,7 @@ void mx_buf_free(mx_buf *b);
 typedef struct mx_setup {
     int coll, p, rank, root, count, place;
     int inplace; /* the case passes MPI_IN_PLACE (on the ranks its collective allows) */
+    int tpair;   /* MX_TP_*: the sides' datatypes */
     const mx_type *T;
     int values;
     mpiguide_args a;             /* everything but the buffers */

@@ -125,6 +125,7 @@ int mx_setup_case(int coll, const mx_case *c, MPI_Comm comm, mx_setup *S) {
     S->inplace = c->v[MX_INPLACE] == MX_INPLACE_YES;
     int p = S->p, root = S->rank == S->root, inplace = c->v[MX_INPLACE] == MX_INPLACE_YES;
     int null = c->v[MX_NONSIG] == MX_NONSIG_NULL, tpair = c->v[MX_TPAIR];
+    S->tpair = tpair;
     int m = tpair == MX_TP_SAME ? 1 : 2; /* T elements per count unit */
     int64_t cnt = S->count, e = m * cnt; /* T elements of one block */
     int op = c->v[MX_OP];

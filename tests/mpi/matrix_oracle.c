@@ -3,43 +3,64 @@
  * of the initial receive buffer (data fields only, so holes keep their sentinel). A mock-up
  * passes when it matches the library's own collective or this oracle, so a defect of the MPI
  * neither fails a correct mock-up nor goes unnoticed. Cases where the library's own collective
- * is known to crash are skipped (mx_reference_defect): neither the reference nor a mock-up's
- * fallback to it could run. */
+ * is known to crash are skipped (mx_reference_defect, from the library's defect table): neither
+ * the reference nor a mock-up's fallback to it could run. */
 #include "matrix.h"
+#include "defects/defects.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The library's own defect table (src/defects/known.txt, through mgpure): the entries of the
+ * running MPI, loaded once. */
+static const mg_defect_table *running_defects(const unsigned char **applies) {
+    static mg_defect_table t;
+    static unsigned char *on;
+    static int loaded;
+    if (!loaded) {
+        char version[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = 0;
+        loaded = 1;
+        mg_defects_parse(mg_defects_known_text, "known.txt", &t, NULL, NULL);
+        on = calloc((size_t)t.n + 1, 1);
+        if (on && PMPI_Get_library_version(version, &len) == MPI_SUCCESS)
+            mg_defects_for_library(&t, version, on);
+    }
+    *applies = on;
+    return &t;
+}
+
 const char *mx_reference_defect(const mx_setup *S) {
-#if defined(MPICH)
-    /* MPICH 4.0: the non-commutative Reduce_scatter(_block) algorithms step through blocks by
-     * true extent instead of extent: wrong results and overrun temporary buffers (crashes). */
-    int commute = 1;
-    if ((S->coll == MPIGUIDE_COLL_REDUCE_SCATTER ||
-         S->coll == MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK) &&
-        S->p > 1 && S->T->extent != S->T->true_extent &&
-        PMPI_Op_commutative(S->a.op, &commute) == MPI_SUCCESS && !commute)
-        return "MPICH 4.0's own non-commutative Reduce_scatter(_block) steps by true extent "
-               "instead of extent (wrong results, heap overruns and crashes); neither the "
-               "reference nor a fallback to it can run";
-    /* MPICH 4.0.2 (pmodels/mpich#6540): MPI_Reduce with MPI_IN_PLACE at a root other than 0
-     * and more than 2048 bytes of data crashes (segmentation fault) at the root. */
-    int tsize = 0;
-    if (S->coll == MPIGUIDE_COLL_REDUCE && S->inplace && S->root != 0 &&
-        PMPI_Type_size(S->T->t, &tsize) == MPI_SUCCESS && (int64_t)S->count * tsize > 2048)
-        return "MPICH 4.0's own MPI_Reduce with MPI_IN_PLACE at a root other than 0 crashes "
-               "above 2048 bytes (pmodels/mpich#6540)";
-#elif defined(OPEN_MPI)
-    /* Open MPI 4.1: the ring Allreduce (picked for commutative ops from a few KiB on) does not
-     * shift its temporary buffers by the true lower bound and overruns the heap. */
-    int commute = 0;
-    if (S->coll == MPIGUIDE_COLL_ALLREDUCE && S->p > 1 && S->count > 0 && S->T->true_lb != 0 &&
-        PMPI_Op_commutative(S->a.op, &commute) == MPI_SUCCESS && commute)
-        return "Open MPI 4.1's own ring Allreduce ignores a non-zero true lower bound (heap "
-               "overrun); neither the reference nor a fallback to it can run";
-#else
-    (void)S;
-#endif
-    return NULL;
+    static char why[600];
+    const unsigned char *applies;
+    const mg_defect_table *t = running_defects(&applies);
+    int commute = 1, tsize = 0, regular = 1;
+    if (S->a.op != MPI_OP_NULL && PMPI_Op_commutative(S->a.op, &commute) != MPI_SUCCESS)
+        return NULL;
+    PMPI_Type_size(S->T->t, &tsize);
+    int64_t count = S->count; /* Reduce_scatter: the whole vector, as interfaces.md section 1 */
+    if (S->coll == MPIGUIDE_COLL_REDUCE_SCATTER)
+        for (int i = 1; i < S->p; i++) regular &= S->counts[1][i] == S->counts[1][0];
+    /* the matrix knows every rank's arguments: no fact is unknown */
+    int op = S->a.op == MPI_SUM ? mg_op_code("sum") : S->a.op == MPI_MAX ? mg_op_code("max") : 0;
+    int type = S->T->t == MPI_INT      ? mg_type_code("MPI_INT")
+               : S->T->t == MPI_DOUBLE ? mg_type_code("MPI_DOUBLE")
+                                       : 0;
+    mg_facts f;
+    mg_facts_fill(&f, S->coll, S->p, S->root, count, count * tsize, S->T->extent, S->T->true_lb,
+                  S->T->true_extent, commute, op != 0, S->inplace, regular, op, type);
+    int mixed = 0;
+    for (int j = 1; j < S->T->nfields; j++) mixed |= S->T->f[j].dbl != S->T->f[0].dbl;
+    mg_facts_set(&f, MG_FACT_MIXED, mixed);
+    mg_facts_set(&f, MG_FACT_TYPES_DIFFER, S->tpair != MX_TP_SAME);
+    int m;
+    const mg_defect *d = applies ? mg_defect_find(t, applies, &f, &m) : NULL;
+    if (!d || d->effect == MG_EFFECT_WRONG) return NULL; /* a wrong result: the oracle judges */
+    snprintf(why, sizeof why,
+             "known defect %s of this MPI (%s); neither the reference nor a "
+             "fallback to it can run",
+             d->name, d->summary);
+    return why;
 }
 
 static int64_t input_elems(const mx_setup *S) {

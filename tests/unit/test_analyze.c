@@ -298,8 +298,38 @@ static void correction_family(void) {
     synth_rmrf(dir);
 }
 
+/* Constant timings (four identical observations per series): the t-test is undefined there,
+ * as in R, so -t 0 takes the rank-sum test for the launch instead of claiming p = 0. */
+static void constant_timings(void) {
+    char *dir = synth_tmpdir();
+    for (int l = 0; l < 2; l++) {
+        FILE *f = synth_open(dir, l, "MPI_Bcast", 4);
+        if (!f) break;
+        for (int i = 0; i < 4; i++) {
+            fprintf(f, "MPI_Bcast default %d 8 1.0000000000e-04\n", i);
+            fprintf(f, "MPI_Bcast bcast_fast %d 8 7.5000000000e-05\n", i);
+        }
+        fclose(f);
+    }
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    double p[2] = {-1, -1};
+    int tests[2] = {MG_TEST_T, MG_TEST_RANKSUM};
+    for (int k = 0; k < 2; k++) {
+        o.test = tests[k];
+        CHECK(analyse(dir, &o) == 0, "constant timings, test %d: analysis failed", tests[k]);
+        const mg_cell *c = cell("MPI_Bcast", 8, "bcast_fast");
+        CHECK(c && c->tested_launches == 2, "test %d: both launches tested", tests[k]);
+        p[k] = c ? c->p : -1;
+    }
+    CHECK(p[0] > 0 && p[0] == p[1], "-t 0 on constant samples: p %g, the rank-sum test gives %g",
+          p[0], p[1]);
+    synth_rmrf(dir);
+}
+
 int main(void) {
     mg_dataset_init(&ds);
+    constant_timings();
     planted();
     order_independent();
     pure_noise();

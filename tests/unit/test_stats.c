@@ -93,9 +93,36 @@ static void selection(void) {
 static void edge_cases(void) {
     double c1[] = {2, 2, 2}, c2[] = {3, 3, 3, 3}, one[] = {1};
     mg_test_result r;
-    CHECK(mg_t_test(c1, 3, c2, 4, 1, MG_LESS, &r) == 0 && r.statistic == -INFINITY && r.p == 0,
-          "constant samples: t %g p %g", r.statistic, r.p);
-    CHECK(mg_t_test(c2, 4, c1, 3, 1, MG_LESS, &r) == 0 && r.p == 1, "constant, other way");
+    /* R: t.test(c(2,2,2), c(3,3,3,3)) stops with "data are essentially constant" */
+    for (int welch = 0; welch < 2; welch++) {
+        CHECK(mg_t_test(c1, 3, c2, 4, welch, MG_LESS, &r) == MG_TEST_UNDEFINED &&
+                  isnan(r.statistic) && isnan(r.p),
+              "constant samples, welch %d: undefined, not t %g p %g", welch, r.statistic, r.p);
+        CHECK(mg_t_test(c2, 4, c1, 3, welch, MG_LESS, &r) == MG_TEST_UNDEFINED && isnan(r.p),
+              "constant, other way (welch %d)", welch);
+        CHECK(mg_t_test(c1, 3, c1, 3, welch, MG_TWO_SIDED, &r) == MG_TEST_UNDEFINED,
+              "equal constant samples (welch %d)", welch);
+    }
+    /* essentially constant as R judges it: variance far below the means' rounding */
+    double e1[] = {1e6, 1e6, 1e6 + 1e-9}, e2[] = {2e6, 2e6 + 1e-9, 2e6};
+    CHECK(mg_t_test(e1, 3, e2, 3, 1, MG_LESS, &r) == MG_TEST_UNDEFINED, "essentially constant");
+    double v1[] = {1, 2, 3}, v2[] = {5, 5, 5};
+    CHECK(mg_t_test(v1, 3, v2, 3, 1, MG_LESS, &r) == 0 && r.p < 0.05 && isfinite(r.statistic),
+          "one constant sample is fine: t %g p %g", r.statistic, r.p);
+    /* NaN: an error, never an endless merge (each would loop forever before) */
+    double n1[] = {1, NAN, 3}, n2[] = {2, 4, 6};
+    CHECK(mg_wilcox_test(n1, 3, n2, 3, MG_LESS, MG_EXACT_AUTO, &r) == -1 && isnan(r.p),
+          "NaN in x (Wilcoxon)");
+    CHECK(mg_wilcox_test(n2, 3, n1, 3, MG_LESS, MG_EXACT_NEVER, &r) == -1, "NaN in y (Wilcoxon)");
+    CHECK(mg_ks_test(n1, 3, n2, 3, MG_TWO_SIDED, MG_EXACT_AUTO, &r) == -1 && isnan(r.p),
+          "NaN in x (KS)");
+    CHECK(mg_ks_test(n2, 3, n1, 3, MG_LESS, MG_EXACT_NEVER, &r) == -1, "NaN in y (KS)");
+    double sn[] = {1, 3, NAN}; /* a sorted caller's NaN, last */
+    CHECK(mg_wilcox_test_sorted(sn, 3, n2, 3, MG_LESS, MG_EXACT_AUTO, &r) == -1,
+          "NaN (Wilcoxon, sorted entry)");
+    CHECK(mg_ks_test_sorted(n2, 3, sn, 3, MG_LESS, MG_EXACT_AUTO, &r) == -1,
+          "NaN (KS, sorted entry)");
+    CHECK(mg_t_test(n1, 3, n2, 3, 1, MG_LESS, &r) == -1, "NaN (t-test)");
     CHECK(mg_t_test(one, 1, c2, 4, 1, MG_LESS, &r) == -1, "Welch needs two observations");
     CHECK(mg_t_test(one, 1, (double[]){1, 2, 4}, 3, 0, MG_LESS, &r) == 0 && !isnan(r.p),
           "pooled works with one observation in x");

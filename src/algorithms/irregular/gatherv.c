@@ -42,16 +42,21 @@ int mg_gatherv_as_tuw(const mg_args *a, const mg_shape *s, const mg_scratch *x) 
         MG_TRY(PMPI_Type_get_extent(a->recvtype, &lb, &extent));
         return root_own_block(a, extent);
     }
-    mg_tuw_limits_of(&lim);
+    mg_tuw_limits_of(&lim, s->p);
     MG_TRY(own_bytes(a, s->rank, &mine));
     MG_TRY(mg_tuw_comm(a->comm, &priv));
     MG_TRY(mg_tuw_construct(priv, a->root, mine, &lim, &role));
     if (s->rank == a->root) {
         MG_TRY(PMPI_Type_get_extent(a->recvtype, &lb, &extent));
         MG_TRY(root_own_block(a, extent));
-        mg_tuw_root_io io = {1, a->recvbuf, a->recvcounts, a->rdispls, a->recvtype, extent, priv};
         int size = 0;
         MG_TRY(PMPI_Type_size(a->recvtype, &size));
+        MPI_Aint tlb, text;
+        MG_TRY(PMPI_Type_get_true_extent(a->recvtype, &tlb, &text));
+        /* packed data goes into a datatype with gaps through scratch (mg_tuw_root_io.stage) */
+        mg_tuw_root_io io = {
+            1,           a->recvbuf, a->recvcounts, a->rdispls,
+            a->recvtype, extent,     priv,          text != size || extent != size};
         MG_TRY(mg_tuw_root_transfers(&io, s->p, a->root, &role, &lim, size, x->msg));
         goto out;
     }

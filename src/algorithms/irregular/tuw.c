@@ -4,15 +4,19 @@
 #include "tuw.h"
 #include "core/config.h"
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 extern mg_config mg_cfg;
 
-void mg_tuw_limits_of(mg_tuw_limits *lim) {
+void mg_tuw_limits_of(mg_tuw_limits *lim, int p) {
     uint64_t deg = mg_cfg.tuw_degrade_bytes;
     lim->degrade = deg > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)deg;
-    /* Buffered subtrees are sent as one MPI_PACKED message: an int count of bytes. */
-    lim->capacity = mg_pool.msg_bytes < (size_t)INT_MAX ? (int64_t)mg_pool.msg_bytes : INT_MAX;
+    /* Buffered subtrees are sent as one MPI_PACKED message: an int count of bytes; the root may
+     * stage one behind its replay of the tree (mg_tuw_root_io.stage). */
+    size_t tree = mg_tuw_tree_bytes(p),
+           room = mg_pool.msg_bytes > tree ? mg_pool.msg_bytes - tree : 0;
+    lim->capacity = room < (size_t)INT_MAX ? (int64_t)room : INT_MAX;
 }
 
 size_t mg_tuw_need(int p) {
@@ -24,7 +28,7 @@ size_t mg_tuw_need(int p) {
  * application's own wildcard receives (or its messages ours), so TUW talks on a communicator of
  * the same group with a fresh context. MPI_Comm_create (not _dup) makes it without running the
  * application's attribute copy callbacks. It is made once per communicator and freed with it. */
-static int tuw_keyval = MPI_KEYVAL_INVALID;
+static atomic_int tuw_keyval = MPI_KEYVAL_INVALID;
 
 typedef struct tuw_attr {
     MPI_Comm comm;
@@ -38,14 +42,24 @@ static int tuw_attr_delete(MPI_Comm comm, int keyval, void *value, void *extra) 
     return rc;
 }
 
+/* The attribute key, made by the first TUW call of the process; under MPI_THREAD_MULTIPLE two
+ * threads may make one at once, and the loser frees its own. */
+static int tuw_key(void) {
+    if (atomic_load(&tuw_keyval) != MPI_KEYVAL_INVALID) return MPI_SUCCESS;
+    int mine = MPI_KEYVAL_INVALID, expected = MPI_KEYVAL_INVALID;
+    int rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, tuw_attr_delete, &mine, NULL);
+    if (rc != MPI_SUCCESS) return rc;
+    if (!atomic_compare_exchange_strong(&tuw_keyval, &expected, mine)) PMPI_Comm_free_keyval(&mine);
+    return MPI_SUCCESS;
+}
+
 int mg_tuw_comm(MPI_Comm comm, MPI_Comm *priv) {
     int rc = MPI_SUCCESS, found = 0;
     void *value = NULL;
     MPI_Group group = MPI_GROUP_NULL;
     tuw_attr *t = NULL;
-    if (tuw_keyval == MPI_KEYVAL_INVALID)
-        MG_TRY(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, tuw_attr_delete, &tuw_keyval, NULL));
-    MG_TRY(PMPI_Comm_get_attr(comm, tuw_keyval, &value, &found));
+    MG_TRY(tuw_key());
+    MG_TRY(PMPI_Comm_get_attr(comm, atomic_load(&tuw_keyval), &value, &found));
     if (found) {
         *priv = ((tuw_attr *)value)->comm;
         return MPI_SUCCESS;
@@ -56,7 +70,7 @@ int mg_tuw_comm(MPI_Comm comm, MPI_Comm *priv) {
     t->comm = MPI_COMM_NULL;
     MG_TRY(PMPI_Comm_group(comm, &group));
     MG_TRY(PMPI_Comm_create(comm, group, &t->comm));
-    MG_TRY(PMPI_Comm_set_attr(comm, tuw_keyval, t));
+    MG_TRY(PMPI_Comm_set_attr(comm, atomic_load(&tuw_keyval), t));
     *priv = t->comm;
     t = NULL;
 out:
@@ -139,9 +153,10 @@ out:
 /* One transfer between the root and peer: the blocks of ranks list[0..n-1] (or of the range
  * lo..lo+n-1 when list is NULL), in rank order. blens/disps: room for n ints each (list only). */
 static int root_one(const mg_tuw_root_io *io, int peer, const int *list, int lo, int n, int *blens,
-                    int *disps, MPI_Request *req) {
-    int rc = MPI_SUCCESS, any = 0, contiguous = 1, start = 0;
+                    int *disps, char *stage, MPI_Request *req) {
+    int rc = MPI_SUCCESS, any = 0, contiguous = 1, start = 0, packed = 0;
     int64_t total = 0, expect = 0;
+    MPI_Datatype t = MPI_DATATYPE_NULL;
     *req = MPI_REQUEST_NULL;
     for (int k = 0; k < n; k++) {
         int i = list ? list[k] : lo + k, c = io->counts[i];
@@ -150,8 +165,23 @@ static int root_one(const mg_tuw_root_io *io, int peer, const int *list, int lo,
         if ((int64_t)io->displs[i] != expect) contiguous = 0;
         expect = (int64_t)io->displs[i] + c;
         total += c;
+        packed |= i != peer; /* the peer buffered others' blocks: it sends MPI_PACKED */
     }
     if (!any) return MPI_SUCCESS;
+    if (io->gather && io->stage && packed) { /* receive the packed bytes, then place each block */
+        int size = 0;
+        MG_TRY(PMPI_Type_size(io->type, &size));
+        MG_TRY(PMPI_Recv(stage, (int)(total * size), MPI_PACKED, peer, MG_TUW_TAG_DATA, io->priv,
+                         MPI_STATUS_IGNORE));
+        for (int k = 0, at = 0; k < n; k++) {
+            int i = list ? list[k] : lo + k, c = io->counts[i];
+            if (c == 0) continue;
+            MG_TRY(mg_unpack(stage + (size_t)at * (size_t)size,
+                             (char *)io->buf + (MPI_Aint)io->displs[i] * io->extent, c, io->type));
+            at += c;
+        }
+        goto out;
+    }
     if (contiguous && total <= INT_MAX) {
         char *at = (char *)io->buf + (MPI_Aint)start * io->extent;
         return io->gather
@@ -165,7 +195,6 @@ static int root_one(const mg_tuw_root_io *io, int peer, const int *list, int lo,
         for (int k = 0; k < n; k++) blens[k] = io->counts[list[k]], disps[k] = io->displs[list[k]];
         bl = blens, dp = disps;
     }
-    MPI_Datatype t = MPI_DATATYPE_NULL;
     MG_TRY(PMPI_Type_indexed(n, bl, dp, io->type, &t));
     MG_TRY(PMPI_Type_commit(&t));
     if (io->gather)
@@ -199,7 +228,7 @@ int mg_tuw_root_transfers(const mg_tuw_root_io *io, int p, int root, const mg_tu
             if (c->bytes == 0) continue;
             int sib = (root >> c->level) ^ 1;
             int lo = mg_tuw_first(sib, c->level), hi = mg_tuw_last(sib, c->level, p);
-            MG_TRY(root_one(io, c->rank, NULL, lo, hi - lo + 1, NULL, NULL, &req[n]));
+            MG_TRY(root_one(io, c->rank, NULL, lo, hi - lo + 1, NULL, NULL, scratch, &req[n]));
             n++;
         }
         MG_TRY(mg_tuw_wait(n, req));
@@ -229,7 +258,8 @@ int mg_tuw_root_transfers(const mg_tuw_root_io *io, int p, int root, const mg_tu
                 MG_TRY(mg_tuw_wait(n, req));
                 n = 0;
             }
-            MG_TRY(root_one(io, s, list, 0, m, blens, disps, &req[n]));
+            MG_TRY(root_one(io, s, list, 0, m, blens, disps, (char *)scratch + mg_tuw_tree_bytes(p),
+                            &req[n]));
             n++;
         }
     }

@@ -12,8 +12,9 @@
 #define MG_TUW_TAG_NOTE     200
 #define MG_TUW_TAG_DATA     300
 
-/* Limits every rank computes alike: tuw_degrade_bytes and the message pool. */
-void mg_tuw_limits_of(mg_tuw_limits *lim);
+/* Limits every rank computes alike from p: tuw_degrade_bytes and the message pool less the
+ * root's replay of the tree (so the gather root can stage one buffered message next to it). */
+void mg_tuw_limits_of(mg_tuw_limits *lim, int p);
 /* Scratch a TUW call declares: the whole message pool, but at least the root's replay of the
  * tree for p ranks (so the memory decision depends on p alone). */
 size_t mg_tuw_need(int p);
@@ -40,6 +41,11 @@ typedef struct mg_tuw_root_io {
     MPI_Datatype type;
     MPI_Aint extent;
     MPI_Comm priv;
+    /* gather only: receive buffered (MPI_PACKED) messages into scratch and unpack them, rather
+     * than straight into type (NULL: straight). MPICH 4.0.2 fails a receive of more than about
+     * 8 KiB of MPI_PACKED data into a datatype with gaps and mixed basic types ("Message
+     * truncated"; src/defects/reproducers/mpich-packed-into-mixed-type.c). */
+    int stage;
 } mg_tuw_root_io;
 
 /* PMPI_Waitall on n requests with real status storage: GCC's access checks reject MPICH's

@@ -1,0 +1,132 @@
+/* The known defects of the running MPI: the built-in table (src/defects/known.txt) filtered by
+ * the family and version of MPI_Get_library_version, and the facts of calls to match against
+ * it. Parsed on every rank at start-up (the text is part of the binary, so every rank reads the
+ * same), never touched afterwards but to read. */
+#include "defects.h"
+#include "library.h"
+#include "util/diag.h"
+#include <stdlib.h>
+#include <string.h>
+
+static mg_defect_table table;
+static unsigned char *applies;     /* per entry: concerns the running library */
+static uint32_t colls_with_defect; /* bit per collective */
+
+static void print_diag(void *ctx, int error, const char *where, const char *what) {
+    if (*(int *)ctx == 0) mg_diag(error, where, "%s", what);
+}
+
+int mg_defects_start(int rank) {
+    mg_defects_stop();
+    int bad = mg_defects_parse(mg_defects_known_text, "libmpiguide: built-in defect table", &table,
+                               print_diag, &rank);
+    applies = table.n ? calloc((size_t)table.n, 1) : NULL;
+    if (table.n && !applies) {
+        mg_defects_free(&table);
+        return -1;
+    }
+    mg_defects_for_library(&table, mg_library_version(), applies);
+    for (int i = 0; i < table.n; i++)
+        if (applies[i]) colls_with_defect |= table.v[i].colls;
+    return bad ? -1 : 0;
+}
+
+void mg_defects_stop(void) {
+    mg_defects_free(&table);
+    free(applies);
+    applies = NULL;
+    colls_with_defect = 0;
+}
+
+int mg_defects_in(int coll) {
+    return coll >= 0 && coll < 32 && (colls_with_defect >> coll & 1u);
+}
+
+int mg_op_code_of(MPI_Op op) {
+    /* the order of mg_op_names */
+    static const MPI_Op ops[] = {MPI_SUM,    MPI_PROD,   MPI_MAX,     MPI_MIN,  MPI_LAND,
+                                 MPI_LOR,    MPI_LXOR,   MPI_BAND,    MPI_BOR,  MPI_BXOR,
+                                 MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    _Static_assert(sizeof ops / sizeof ops[0] == 14, "mg_op_names");
+    for (int i = 0; i < (int)(sizeof ops / sizeof ops[0]); i++)
+        if (op == ops[i]) return i + 1;
+    return 0;
+}
+
+int mg_type_code_of(MPI_Datatype t) {
+    /* the order of mg_type_names */
+    static const MPI_Datatype types[] = {MPI_CHAR,
+                                         MPI_SIGNED_CHAR,
+                                         MPI_UNSIGNED_CHAR,
+                                         MPI_BYTE,
+                                         MPI_WCHAR,
+                                         MPI_SHORT,
+                                         MPI_UNSIGNED_SHORT,
+                                         MPI_INT,
+                                         MPI_UNSIGNED,
+                                         MPI_LONG,
+                                         MPI_UNSIGNED_LONG,
+                                         MPI_LONG_LONG,
+                                         MPI_UNSIGNED_LONG_LONG,
+                                         MPI_FLOAT,
+                                         MPI_DOUBLE,
+                                         MPI_LONG_DOUBLE,
+                                         MPI_INT8_T,
+                                         MPI_INT16_T,
+                                         MPI_INT32_T,
+                                         MPI_INT64_T,
+                                         MPI_UINT8_T,
+                                         MPI_UINT16_T,
+                                         MPI_UINT32_T,
+                                         MPI_UINT64_T,
+                                         MPI_C_BOOL,
+                                         MPI_AINT,
+                                         MPI_OFFSET,
+                                         MPI_COUNT,
+                                         MPI_FLOAT_INT,
+                                         MPI_DOUBLE_INT,
+                                         MPI_LONG_INT,
+                                         MPI_2INT,
+                                         MPI_SHORT_INT,
+                                         MPI_LONG_DOUBLE_INT};
+    _Static_assert(sizeof types / sizeof types[0] == 34, "mg_type_names");
+    for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+        if (t == types[i]) return i + 1;
+    return 0;
+}
+
+static int regular_counts(const int *counts, int p) {
+    for (int i = 1; i < p; i++)
+        if (counts[i] != counts[0]) return 0;
+    return 1;
+}
+
+void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only, mg_facts *f) {
+    int reduction = mg_coll_is_reduction(coll), rooted = mg_coll_is_rooted(coll);
+    /* MPI_IN_PLACE: on every rank or none, except at the root of a rooted collective (the
+     * receive side of Scatter, the send side of the others), which only the root knows */
+    const void *where = coll == MPIGUIDE_COLL_SCATTER || coll == MPIGUIDE_COLL_SCATTERV
+                            ? (const void *)a->recvbuf
+                            : a->sendbuf;
+    int inplace = where == MPI_IN_PLACE;
+    if (rooted && (shared_only || s->rank != a->root)) inplace = -1;
+    mg_facts_fill(f, coll, s->p, rooted ? a->root : 0, s->count, s->msize, s->extent, s->true_lb,
+                  s->true_extent, reduction ? s->commute : 1, reduction ? s->predefined_op : 1,
+                  inplace,
+                  coll == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1,
+                  reduction ? s->op_code : 0, reduction ? s->type_code : 0);
+    if (s->msize < 0) /* v-collectives: no count of section 1 */
+        f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES | 1u << MG_FACT_VECTOR_BYTES);
+}
+
+void mg_facts_inner(const mg_shape *s, int coll, int64_t count, int inplace, int root,
+                    mg_facts *f) {
+    mg_facts_fill(f, coll, s->p, root, count, count * (int64_t)s->tsize, s->extent, s->true_lb,
+                  s->true_extent, s->commute, s->predefined_op, inplace, 1, s->op_code,
+                  s->type_code);
+}
+
+const mg_defect *mg_defect_hit(const mg_facts *f) {
+    if (!mg_defects_in(f->coll)) return NULL;
+    return mg_defect_find(&table, applies, f, NULL);
+}

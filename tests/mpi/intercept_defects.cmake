@@ -1,0 +1,84 @@
+# The known MPI defects (src/defects/known.txt): every reproducer is built; on the MPI it names
+# it fails as written (the defect is real here), and with libmpiguide preloaded and
+# MPIGUIDE_REPAIR=1 it is correct, the report counting the calls as known_defect and repaired;
+# on the other MPI it is correct with MPIGUIDE_REPAIR=1 too (plain, where that MPI has no defect
+# of its own there). Then a mock-up whose inner call would meet a defect, forced and tuned,
+# declines (fallback_defect) and the result is right.
+set(MG_DEFECT_DIR ${CMAKE_SOURCE_DIR}/src/defects/reproducers)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/defects/known.txt)
+# name | MPI it concerns | np | collective | repair expected in the report (- : the alg line is
+# not checked, when the reproducer's last call has the same message size)
+set(MG_DEFECT_CASES
+  "mpich-reduce-scatter-noncommutative-extent|mpich|2|Reduce_scatter_block|reducescatterblock_as_reduce_scatter"
+  "mpich-reduce-inplace-root|mpich|2|Reduce|reduce_as_copy_reduce"
+  "openmpi-allreduce-ring-true-lb|openmpi|3|Allreduce|allreduce_as_reduce_bcast"
+  "mpich-unsigned-minmax|mpich|2|Allreduce|-"
+  "openmpi-unsigned-long-minmax|openmpi|2|Allreduce|allreduce_with_own_op"
+  "openmpi-op-avx-saturating-sum|openmpi|2|Allreduce|allreduce_with_own_op")
+foreach(case ${MG_DEFECT_CASES})
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 mpi)
+  list(GET parts 2 np)
+  list(GET parts 3 coll)
+  list(GET parts 4 alg)
+  set(exe defect_${name})
+  string(REPLACE "-" "_" exe "${exe}")
+  add_executable(${exe} ${MG_DEFECT_DIR}/${name}.c)
+  target_link_libraries(${exe} PRIVATE MPI::MPI_C)
+  if(mpi STREQUAL MPIGUIDE_MPI)
+    ic_test(defect_${name}_as_is NP ${np} FAIL RUN $<TARGET_FILE:${exe}> REJECT "^correct")
+    set(alg_line "")
+    if(NOT alg STREQUAL "-")
+      set(alg_line "#@pgmpi alg MPI_${coll} [0-9]+ ${alg}\n")
+    endif()
+    ic_test(defect_${name}_repaired NP ${np} RUN env LD_PRELOAD=$<TARGET_FILE:mpiguide>
+      MPIGUIDE_REPAIR=1 MPIGUIDE_REPORT=1 $<TARGET_FILE:${exe}>
+      EXPECT "correct \\(0 wrong elements\\)"
+        "calls MPI_${coll} total=[0-9]+ mockup=0 [^\n]* known_defect=([1-9]) repaired=[1-9]"
+        ${alg_line}
+      REJECT "mpiguide: (error|warning)")
+  else()
+    ic_test(defect_${name}_other_mpi NP ${np} RUN env LD_PRELOAD=$<TARGET_FILE:mpiguide>
+      MPIGUIDE_REPAIR=1 $<TARGET_FILE:${exe}> EXPECT "correct \\(0 wrong elements\\)")
+  endif()
+endforeach()
+
+add_executable(defect_calls mpi/defect_calls.c)
+target_link_libraries(defect_calls PRIVATE MPI::MPI_C)
+set(IC_DC $<TARGET_FILE:defect_calls>)
+if(MPIGUIDE_MPI STREQUAL "mpich")
+  # GL18's inner Reduce_scatter would meet the defect: it declines, and the repair runs
+  ic_test(defect_decline_forced NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_REPAIR=1 MPIGUIDE_ALG=reduce_scatter_block=reducescatterblock_as_reducescatter
+    ${IC_DC} --call=reduce_scatter_block --type=padded --op=noncomm
+    EXPECT "defect_calls: correct"
+      "calls MPI_Reduce_scatter_block total=1 mockup=0 [^\n]* fallback_defect=1 known_defect=1 repaired=1")
+  # without repair the known_defect is counted (the report is on), not repaired; GL17 runs
+  # as forced: its inner Reduce is safe
+  ic_test(defect_forced_safe NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_ALG=reduce_scatter_block=reducescatterblock_as_reduce_scatter
+    ${IC_DC} --call=reduce_scatter_block --type=padded --op=noncomm
+    EXPECT "defect_calls: correct"
+      "calls MPI_Reduce_scatter_block total=1 mockup=1 [^\n]* fallback_defect=0 known_defect=0 repaired=0")
+  # MPI_Reduce on the repair condition, not in place: the repair runs the library's MPI_Reduce
+  ic_test(defect_repair_not_inplace NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_REPAIR=1 ${IC_DC} --call=reduce --type=padded --op=comm --count=600 --root=1
+    EXPECT "defect_calls: correct" "calls MPI_Reduce total=1 mockup=0 [^\n]* known_defect=1 repaired=1")
+else()
+  file(WRITE ${IC}/defect_tuned/reduce_p2.prf
+    "MPI_Reduce\n2\n1\n1 reduce_as_allreduce\n1\n0 9223372036854775807 1\n")
+  file(WRITE ${IC}/defect_tuned.cfg "tune_user_ops 1\n")
+  foreach(mode forced tuned)
+    if(mode STREQUAL "forced")
+      set(sel MPIGUIDE_ALG=reduce=reduce_as_allreduce)
+    else()
+      set(sel MPIGUIDE_PROFILES=${IC}/defect_tuned MPIGUIDE_CONFIG=${IC}/defect_tuned.cfg)
+    endif()
+    # GL14's inner Allreduce (commutative op, true lower bound -4) would meet the ring defect
+    ic_test(defect_decline_${mode} NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 ${sel}
+      ${IC_DC} --call=reduce --type=true_lb --op=comm --count=1001
+      EXPECT "defect_calls: correct"
+        "calls MPI_Reduce total=1 mockup=0 [^\n]* fallback_defect=1 known_defect=0 repaired=0")
+  endforeach()
+endif()

@@ -1,0 +1,65 @@
+# The random differential test in CI (issue 12, docs/defects.md): a fixed-seed run of
+# `mpiguide selftest --random` at p = 3 over every collective fails on any mock-up defect, new
+# library defect, unexplained mismatch or error (its exit code), and must say so in its summary.
+# Open MPI draws 1,000 calls per collective (12,000 calls, 12 to 40 s on the 2-core machine);
+# MPICH busy-polls with 3 ranks on 2 cores (~1 s per 10 calls per collective), so it draws 40
+# per collective (480 calls, ~40 s) in CI, and bench/fuzz_collectives.sh runs the full count.
+# Then --repro: a case of a known library defect of this MPI, named by seed and number, writes
+# a reproducer that builds with this MPI's mpicc and fails, and the case is the same one the
+# full run drew (tests/mpi/selftest_repro.sh). And the MPICH 4.0.2 defect TUW routes around:
+# its reproducer fails as is on MPICH, and the Gatherv case that found it is correct.
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  set(MG_RANDOM_CASES 1000)
+  set(MG_MPICC mpicc.openmpi)
+else()
+  set(MG_RANDOM_CASES 40)
+  set(MG_MPICC mpicc.mpich)
+endif()
+set(MG_TOOL $<TARGET_FILE:mpiguide_cli>)
+ic_test(selftest_random_p3 NP 3 RUN ${MG_TOOL} selftest --random ${MG_RANDOM_CASES} --seed 2026
+  EXPECT "selftest --random ${MG_RANDOM_CASES} --seed 2026 on 3 ranks"
+    "MPI_Gatherv +gatherv_as_tuw +[1-9][0-9]* +[1-9]"
+    "library defects: 0 new, [0-9]+ known; mock-up defects: 0; unexplained mismatches: 0; errors: 0"
+  REJECT "MOCK-UP DEFECT" "MISMATCH" "LIBRARY DEFECT \\(new")
+set_tests_properties(ic.selftest_random_p3 PROPERTIES LABELS mpi)
+
+add_test(NAME ic.selftest_repro
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/selftest_repro.sh ${MPIEXEC_EXECUTABLE} ${MG_TOOL}
+          ${MG_MPICC} ${MPIGUIDE_MPI} ${CMAKE_CURRENT_BINARY_DIR}/selftest_repro)
+set_tests_properties(ic.selftest_repro PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2
+  TIMEOUT 300 LABELS mpi)
+
+add_executable(defect_mpich_packed_into_mixed_type
+  ${CMAKE_SOURCE_DIR}/src/defects/reproducers/mpich-packed-into-mixed-type.c)
+target_link_libraries(defect_mpich_packed_into_mixed_type PRIVATE MPI::MPI_C)
+if(MPIGUIDE_MPI STREQUAL "mpich")
+  ic_test(defect_mpich-packed-into-mixed-type_as_is NP 2 FAIL
+    RUN $<TARGET_FILE:defect_mpich_packed_into_mixed_type> EXPECT "Message truncated" "WRONG")
+else()
+  ic_test(defect_mpich-packed-into-mixed-type_other_mpi NP 2
+    RUN $<TARGET_FILE:defect_mpich_packed_into_mixed_type> EXPECT "correct \\(0 wrong elements\\)")
+endif()
+# the case that found it: Gatherv of 8,644 struct {u8, u64} elements at p = 3 into root 2
+ic_test(selftest_tuw_packed_mixed NP 3 RUN ${MG_TOOL} selftest --random 4 --seed 12 --case 3
+  --verbose MPI_Gatherv
+  EXPECT "case 3: MPI_Gatherv p=3 comm=dup type=struct_u8_u64 count=4966"
+    "MPI_Gatherv +gatherv_as_tuw +1 +1 +0 +0"
+    "mock-up defects: 0; unexplained mismatches: 0; errors: 0")
+# MPICH's in-place Alltoall on a mixed-type datatype (found by bench/fuzz_collectives.sh): the
+# reproducer fails on MPICH and is correct on Open MPI; selftest counts the case as a known
+# defect, alltoall_as_alltoallv (which meets it inside MPI_Alltoallv) as failing alike
+add_executable(defect_mpich_alltoall_inplace_mixed_type
+  ${CMAKE_SOURCE_DIR}/src/defects/reproducers/mpich-alltoall-inplace-mixed-type.c)
+target_link_libraries(defect_mpich_alltoall_inplace_mixed_type PRIVATE MPI::MPI_C)
+if(MPIGUIDE_MPI STREQUAL "mpich")
+  ic_test(defect_mpich-alltoall-inplace-mixed-type_as_is NP 2 FAIL
+    RUN $<TARGET_FILE:defect_mpich_alltoall_inplace_mixed_type> EXPECT "Message truncated" "WRONG")
+  ic_test(selftest_known_alltoall_inplace_mixed NP 2 RUN ${MG_TOOL} selftest --random 72 --seed 1
+    --case 71 MPI_Alltoall
+    EXPECT "MPI_Alltoall +alltoall_as_alltoallv +1 +1 +0 +1 +\\(known defects: 1\\)"
+      "known library defect mpich-alltoall-inplace-mixed-type: [1-9][0-9]* call\\(s\\), error returned"
+      "library defects: 0 new, 1 known; mock-up defects: 0; unexplained mismatches: 0; errors: 0")
+else()
+  ic_test(defect_mpich-alltoall-inplace-mixed-type_other_mpi NP 2
+    RUN $<TARGET_FILE:defect_mpich_alltoall_inplace_mixed_type> EXPECT "correct \\(0 wrong elements\\)")
+endif()
