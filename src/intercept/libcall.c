@@ -37,7 +37,9 @@ int mg_intercept_library(int coll, int alg, int tuned, const mg_args *a, int64_t
             if (mg_report_on) mg_report_seen(coll, msize, coll);
             return mg_rt.s.verify;
         case MPIGUIDE_FALLBACK_ARGS:
-            why = declined == MPIGUIDE_DECLINE_THREADS ? MG_N_FB_THREADS : MG_N_FB_ARGS;
+            why = declined == MPIGUIDE_DECLINE_THREADS  ? MG_N_FB_THREADS
+                  : declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT
+                                                        : MG_N_FB_ARGS;
             break;
         case -2:
             why = MG_N_FB_USEROP;

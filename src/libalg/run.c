@@ -6,6 +6,7 @@
  * MPIR path, so the variable (and the switch to that path) is set for the call and restored.
  * Every decision uses values shared by all ranks; a failure to create a shadow is agreed with
  * one PMPI_Allreduce, so every rank falls back together. */
+#include "core/defects.h"
 #include "libalg_mpi.h"
 #include "core/scratch.h"
 #include "core/settings.h"
@@ -51,6 +52,15 @@ int mg_libalg_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, i
     unsigned why = s->inter                       ? MPIGUIDE_DECLINE_INTERCOMM
                    : level == MPI_THREAD_MULTIPLE ? MPIGUIDE_DECLINE_THREADS
                                                   : mg_libalg_check(e->restrict_bits, &c);
+    /* The library's own algorithm may run into a known defect of this MPI where its default
+     * does not (Open MPI's op/avx sums in reduce_scatter_block_lib_basic_linear): a call whose
+     * shared facts meet or may meet an entry runs the default, which is what the untuned
+     * program runs, so a tuned run is never less correct. */
+    if (!why && mg_defects_in(e->coll)) {
+        mg_facts f;
+        mg_facts_of(e->coll, a, s, 1, &f);
+        if (mg_defect_hit(&f)) why = MPIGUIDE_DECLINE_DEFECT;
+    }
     if (why) {
         *declined = why;
         return MPIGUIDE_FALLBACK_ARGS;

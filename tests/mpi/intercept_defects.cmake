@@ -66,6 +66,11 @@ if(MPIGUIDE_MPI STREQUAL "mpich")
     MPIGUIDE_REPAIR=1 ${IC_DC} --call=reduce --type=padded --op=comm --count=600 --root=1
     EXPECT "defect_calls: correct" "calls MPI_Reduce total=1 mockup=0 [^\n]* known_defect=1 repaired=1")
 else()
+  # the MPI's own algorithm declines a call that meets a known defect (op/avx sums), and the
+  # default runs: never less correct than the untuned program, counted as fallback_defect
+  ic_test(defect_libalg_declines NP 2 FAIL RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_ALG=allreduce=allreduce_lib_ring $<TARGET_FILE:defect_openmpi_op_avx_saturating_sum>
+    EXPECT "calls MPI_Allreduce total=3 mockup=0 [^\n]* library=1 fallback_library=0 fallback_defect=2 ")
   file(WRITE ${IC}/defect_tuned/reduce_p2.prf
     "MPI_Reduce\n2\n1\n1 reduce_as_allreduce\n1\n0 9223372036854775807 1\n")
   file(WRITE ${IC}/defect_tuned.cfg "tune_user_ops 1\n")
