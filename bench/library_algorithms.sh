@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Library algorithms next to the default and the mock-ups (issue 9): one `mpiguide bench` run per
 # (MPI, p) measures, for every intercepted collective at 8 B, 1 KiB, 64 KiB and 1 MiB, the
-# default, every library algorithm (`*_lib_*`) and every mock-up, shuffled into one interleaved
-# order, and prints per (collective, size) the median of the default, the best library
+# default, every library algorithm (`*_lib_*`) and every mock-up, side by side in batches of 10
+# (--interleave, on the same buffers), the sizes in shuffled order, and prints per (collective, size) the median of the default, the best library
 # algorithm and the best candidate of all, with default / best-library and default /
 # best-of-all. Ratios above 1: the library's own default leaves time on the table. Medians of
 # one run side by side, never an assertion.
@@ -35,7 +35,7 @@ for build in "${builds[@]}"; do
     echo "=== $mpi, p = $np ==="
     timeout 1800 "$launcher" -n "$np" "$build/bin/mpiguide" bench --calls-list=$calls \
       --algs=all --msizes-list=8,1024,65536,1048576 --datatype=MPI_INT --op=MPI_SUM \
-      --nrep="${NREP:-40}" --rt-bench-time-ms="${TIME_MS:-150}" --shuffle --seed=9 \
+      --nrep="${NREP:-40}" --rt-bench-time-ms="${TIME_MS:-150}" --shuffle --interleave=10 --seed=9 \
       --summary=median --output-file="$out/$tag.dat" >"$out/$tag.summary" 2>"$out/$tag.err" || {
       echo "bench failed ($out/$tag.err):"; tail -5 "$out/$tag.err"; exit 1; }
     # rows: test alg msize n median lo hi
