@@ -3,6 +3,7 @@
  * which are the catalog's. The default of collective c has algorithm id c. */
 #include "registry.h"
 #include "algorithms/algorithms.h"
+#include "defects.h"
 #include "libalg/libalg.h"
 #include <string.h>
 #include <strings.h>
@@ -86,7 +87,10 @@ MG_EXPORT int mpiguide_default_algorithm(int coll) {
 }
 
 MG_EXPORT unsigned mpiguide_algorithm_declines(int alg) {
-    if (lib(alg)) return mg_libalg_decline_mask(lib(alg)->restrict_bits);
+    /* a library algorithm also declines calls on a known defect of its collective (run.c) */
+    if (lib(alg))
+        return mg_libalg_decline_mask(lib(alg)->restrict_bits) |
+               (mg_defects_in(lib(alg)->coll) ? MG_DECLINE_DEFECT : 0u);
     return mg_alg_valid(alg) ? mg_alg_table[alg].declines : 0;
 }
 
