@@ -41,9 +41,12 @@ void mg_allgather_as_gather_bcast_need(const mg_args *a, const mg_shape *s, mg_n
     mg_need_none(a, s, need);
 }
 
-/* The Bcast count is p * recvcount elements. */
+/* The Bcast count is p * recvcount elements; the inner Gather (of the call's datatype, in place
+ * at root 0 when the call is) must not meet a known defect. */
 unsigned mg_allgather_as_gather_bcast_supports(const mg_args *a, const mg_shape *s) {
-    return mg_supports_p_times_count(a, s);
+    unsigned why = mg_supports_p_times_count(a, s);
+    return why ? why
+               : mg_inner_defect(s, MPIGUIDE_COLL_GATHER, s->count, a->sendbuf == MPI_IN_PLACE, 0);
 }
 
 /* The p blocks of recvbuf as packed bytes when they are contiguous, else NULL. */

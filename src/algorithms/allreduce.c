@@ -24,7 +24,7 @@ void mg_allreduce_as_reduce_bcast_need(const mg_args *a, const mg_shape *s, mg_n
 
 /* The inner Reduce passes MPI_IN_PLACE at root 0 when the call does. */
 unsigned mg_allreduce_as_reduce_bcast_supports(const mg_args *a, const mg_shape *s) {
-    return mg_red_inner(s, MPIGUIDE_COLL_REDUCE, s->count, a->sendbuf == MPI_IN_PLACE, 0);
+    return mg_inner_defect(s, MPIGUIDE_COLL_REDUCE, s->count, a->sendbuf == MPI_IN_PLACE, 0);
 }
 
 /* GL6: the vector is padded with c < p zero elements to a multiple of p; with c == 0 the
@@ -69,7 +69,7 @@ unsigned mg_allreduce_as_reducescatterblock_allgather_supports(const mg_args *a,
     (void)a;
     unsigned why = mg_red_layout(s, mg_padded(s->count, s->p), s->count);
     int64_t blk = mg_padded(s->count, s->p) / s->p;
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK, blk, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK, blk, 0, 0);
 }
 
 /* GL7: rank i receives the chunks mg_chunk_counts() assigns to it straight into its own

@@ -82,6 +82,7 @@ static int reduce_in_place_ok(const mg_args *a, const mg_shape *s) {
     bytes.commute = bytes.predefined_op = 1;
     bytes.op_code = mg_op_code_of(MPI_BOR);
     bytes.type_code = mg_type_code_of(MPI_BYTE);
+    bytes.type = MPI_BYTE;
     mg_facts f;
     mg_facts_inner(&bytes, MPIGUIDE_COLL_REDUCE, (int64_t)s->p * s->msize, 1, a->root, &f);
     return mg_defect_hit(&f) == NULL;

@@ -120,7 +120,7 @@ static unsigned own_supports(const mg_args *a, const mg_shape *s, int coll, int 
     if (own_of(a->op) < 0 || !integer_kind(a->recvtype, &size, &sgn)) return MPIGUIDE_DECLINE_OP;
     mg_shape user = *s;
     user.op_code = 0, user.predefined_op = 0, user.commute = 1;
-    return mg_red_inner(&user, coll, s->count, inplace, root);
+    return mg_inner_defect(&user, coll, s->count, inplace, root);
 }
 
 static int own_run(int coll, const mg_args *a) {

@@ -39,7 +39,7 @@ void mg_reduce_as_allreduce_need(const mg_args *a, const mg_shape *s, mg_need *n
 unsigned mg_reduce_as_allreduce_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, s->count, s->count);
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_ALLREDUCE, s->count, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_ALLREDUCE, s->count, 0, 0);
 }
 
 /* GL15: the vector is padded with c < p zero elements to a multiple of p (skipped when c == 0),
@@ -76,10 +76,10 @@ void mg_reduce_as_reducescatterblock_gather_need(const mg_args *a, const mg_shap
 }
 
 unsigned mg_reduce_as_reducescatterblock_gather_supports(const mg_args *a, const mg_shape *s) {
-    (void)a;
     unsigned why = mg_red_layout(s, mg_padded(s->count, s->p), s->count);
     int64_t blk = mg_padded(s->count, s->p) / s->p;
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK, blk, 0, 0);
+    if (!why) why = mg_inner_defect(s, MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK, blk, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_GATHER, blk, 0, a->root);
 }
 
 /* GL16: rank i receives the chunks mg_chunk_counts() assigns to it, and the root gathers them
@@ -148,5 +148,5 @@ void mg_reduce_as_copy_reduce_need(const mg_args *a, const mg_shape *s, mg_need 
 
 unsigned mg_reduce_as_copy_reduce_supports(const mg_args *a, const mg_shape *s) {
     unsigned why = mg_red_layout(s, s->count, s->count);
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE, s->count, 0, a->root);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_REDUCE, s->count, 0, a->root);
 }

@@ -42,7 +42,7 @@ void mg_reducescatter_as_allreduce_need(const mg_args *a, const mg_shape *s, mg_
 
 unsigned mg_reducescatter_as_allreduce_supports(const mg_args *a, const mg_shape *s) {
     unsigned why = mg_red_layout(s, s->count, smallest(a->recvcounts, s->p));
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_ALLREDUCE, s->count, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_ALLREDUCE, s->count, 0, 0);
 }
 
 /* The whole vector is reduced to rank 0 into scratch and scattered in the pieces of
@@ -69,5 +69,5 @@ void mg_reducescatter_as_reduce_scatterv_need(const mg_args *a, const mg_shape *
 
 unsigned mg_reducescatter_as_reduce_scatterv_supports(const mg_args *a, const mg_shape *s) {
     unsigned why = mg_red_layout(s, s->count, smallest(a->recvcounts, s->p));
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE, s->count, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_REDUCE, s->count, 0, 0);
 }

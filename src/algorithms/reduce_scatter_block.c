@@ -29,7 +29,8 @@ void mg_reducescatterblock_as_reduce_scatter_need(const mg_args *a, const mg_sha
 unsigned mg_reducescatterblock_as_reduce_scatter_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, s->count * s->p, s->count);
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_REDUCE, s->count * s->p, 0, 0);
+    if (!why) why = mg_inner_defect(s, MPIGUIDE_COLL_REDUCE, s->count * s->p, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_SCATTER, s->count, 0, 0);
 }
 
 /* GL18: Reduce_scatter with recvcounts[i] = recvcount; MPI_IN_PLACE means the same for both. */
@@ -49,8 +50,8 @@ void mg_reducescatterblock_as_reducescatter_need(const mg_args *a, const mg_shap
 
 /* The inner Reduce_scatter has equal counts, MPI_IN_PLACE as the call. */
 unsigned mg_reducescatterblock_as_reducescatter_supports(const mg_args *a, const mg_shape *s) {
-    return mg_red_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER, s->count * s->p,
-                        a->sendbuf == MPI_IN_PLACE, 0);
+    return mg_inner_defect(s, MPIGUIDE_COLL_REDUCE_SCATTER, s->count * s->p,
+                           a->sendbuf == MPI_IN_PLACE, 0);
 }
 
 /* GL19: every rank receives the whole reduced vector into scratch and copies out its block.
@@ -76,5 +77,5 @@ void mg_reducescatterblock_as_allreduce_need(const mg_args *a, const mg_shape *s
 unsigned mg_reducescatterblock_as_allreduce_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, s->count * s->p, s->count);
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_ALLREDUCE, s->count * s->p, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_ALLREDUCE, s->count * s->p, 0, 0);
 }

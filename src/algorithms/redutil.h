@@ -28,20 +28,8 @@ static inline unsigned mg_red_layout(const mg_shape *s, int64_t elems, int64_t u
     return 0;
 }
 
-/* A mock-up may not fail where the library's own collective works (docs/dev/design.md invariant
- * 2), so it never runs an inner collective into a known defect of the running MPI (the table
- * src/defects/known.txt, core/defects.c): DEFECT when the inner call `coll` with `count`
- * elements of the call's datatype and op, MPI_IN_PLACE or not, at root `root`, meets or may
- * meet an entry's condition; 0 otherwise. Shared values only. */
-static inline unsigned mg_red_inner(const mg_shape *s, int coll, int64_t count, int inplace,
-                                    int root) {
-    mg_facts f;
-    mg_facts_inner(s, coll, count, inplace, root, &f);
-    return mg_defect_hit(&f) ? MPIGUIDE_DECLINE_DEFECT : 0;
-}
-
-/* The same for an inner Reduce_scatter with the chunked counts of chunks.h (equal only when
- * the split leaves no remainder). */
+/* mg_inner_defect (algutil.h) for an inner Reduce_scatter with the chunked counts of chunks.h
+ * (equal only when the split leaves no remainder). */
 static inline unsigned mg_red_inner_chunked(const mg_shape *s, int inplace) {
     mg_facts f;
     mg_facts_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER, s->count, inplace, 0, &f);

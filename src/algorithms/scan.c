@@ -43,5 +43,5 @@ void mg_scan_as_exscan_reducelocal_need(const mg_args *a, const mg_shape *s, mg_
 unsigned mg_scan_as_exscan_reducelocal_supports(const mg_args *a, const mg_shape *s) {
     (void)a;
     unsigned why = mg_red_layout(s, s->count, s->count);
-    return why ? why : mg_red_inner(s, MPIGUIDE_COLL_EXSCAN, s->count, 0, 0);
+    return why ? why : mg_inner_defect(s, MPIGUIDE_COLL_EXSCAN, s->count, 0, 0);
 }

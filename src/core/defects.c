@@ -11,6 +11,7 @@
 static mg_defect_table table;
 static unsigned char *applies;     /* per entry: concerns the running library */
 static uint32_t colls_with_defect; /* bit per collective */
+static uint32_t colls_with_mixed;  /* bit per collective with an entry testing `mixed` */
 
 static void print_diag(void *ctx, int error, const char *where, const char *what) {
     if (*(int *)ctx == 0) mg_diag(error, where, "%s", what);
@@ -26,8 +27,13 @@ int mg_defects_start(int rank) {
         return -1;
     }
     mg_defects_for_library(&table, mg_library_version(), applies);
-    for (int i = 0; i < table.n; i++)
-        if (applies[i]) colls_with_defect |= table.v[i].colls;
+    for (int i = 0; i < table.n; i++) {
+        if (!applies[i]) continue;
+        colls_with_defect |= table.v[i].colls;
+        for (int k = 0; k < table.v[i].nterms; k++)
+            if (table.v[i].terms[k].fact == MG_FACT_MIXED) colls_with_mixed |= table.v[i].colls;
+    }
+    if (colls_with_mixed) mg_type_mixed_start();
     return bad ? -1 : 0;
 }
 
@@ -35,7 +41,8 @@ void mg_defects_stop(void) {
     mg_defects_free(&table);
     free(applies);
     applies = NULL;
-    colls_with_defect = 0;
+    colls_with_defect = colls_with_mixed = 0;
+    mg_type_mixed_stop();
 }
 
 int mg_defects_in(int coll) {
@@ -95,6 +102,13 @@ int mg_type_code_of(MPI_Datatype t) {
     return 0;
 }
 
+/* mixed, decoded only for a collective that an entry of the running MPI tests it on */
+static void set_mixed(int coll, const mg_shape *s, mg_facts *f) {
+    if (coll < 0 || coll >= 32 || !(colls_with_mixed >> coll & 1u)) return;
+    int mixed = mg_type_mixed(s->type);
+    if (mixed >= 0) mg_facts_set(f, MG_FACT_MIXED, mixed);
+}
+
 static int regular_counts(const int *counts, int p) {
     for (int i = 1; i < p; i++)
         if (counts[i] != counts[0]) return 0;
@@ -116,7 +130,10 @@ void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only,
                   coll == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1,
                   reduction ? s->op_code : 0, reduction ? s->type_code : 0);
     if (s->msize < 0) /* v-collectives: no count of section 1 */
-        f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES | 1u << MG_FACT_VECTOR_BYTES);
+        f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES | 1u << MG_FACT_VECTOR_BYTES |
+                      1u << MG_FACT_TOTAL_BYTES);
+    else
+        set_mixed(coll, s, f);
 }
 
 void mg_facts_inner(const mg_shape *s, int coll, int64_t count, int inplace, int root,
@@ -124,6 +141,7 @@ void mg_facts_inner(const mg_shape *s, int coll, int64_t count, int inplace, int
     mg_facts_fill(f, coll, s->p, root, count, count * (int64_t)s->tsize, s->extent, s->true_lb,
                   s->true_extent, s->commute, s->predefined_op, inplace, 1, s->op_code,
                   s->type_code);
+    set_mixed(coll, s, f);
 }
 
 const mg_defect *mg_defect_hit(const mg_facts *f) {

@@ -21,7 +21,15 @@ int mg_defects_in(int coll);
 int mg_op_code_of(MPI_Op op);
 int mg_type_code_of(MPI_Datatype t);
 
-/* The facts of a call: everything from its shape; with shared_only, a rooted collective's
+/* The `mixed` fact of a datatype: 1 when its type signature holds more than one basic type, 0
+ * when not, -1 when it cannot be told. Derived types are decoded once and the answer cached on
+ * them (start creates the attribute key, after MPI_Init; stop frees it). */
+int mg_type_mixed(MPI_Datatype t);
+void mg_type_mixed_start(void);
+void mg_type_mixed_stop(void);
+
+/* The facts of a call: everything from its shape (mixed too, where an entry of the running MPI
+ * asks for it); with shared_only, a rooted collective's
  * MPI_IN_PLACE (which only the root knows) stays unknown, so every rank gets the same answer. */
 void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only, mg_facts *f);
 /* The facts of an inner call a reduction mock-up makes with the call's datatype and op: the

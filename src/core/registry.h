@@ -17,9 +17,10 @@ typedef mpiguide_args mg_args;
  * section 1); needs and predicates may use only these. */
 typedef struct mg_shape {
     int p, rank, inter;
-    int64_t msize; /* bytes per section 1; -1 for v-collectives */
-    int64_t count; /* elements behind msize (per rank block / vector length) */
-    size_t tsize;  /* signature bytes of one element of that count's datatype */
+    int64_t msize;     /* bytes per section 1; -1 for v-collectives */
+    int64_t count;     /* elements behind msize (per rank block / vector length) */
+    size_t tsize;      /* signature bytes of one element of that count's datatype */
+    MPI_Datatype type; /* that datatype, this rank's (its signature is every rank's) */
     /* Reductions only (the datatype is the same on all ranks, so is its layout): */
     MPI_Aint extent, true_lb, true_extent;
     int commute;            /* op is commutative */

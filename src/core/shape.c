@@ -16,6 +16,7 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
     int rc;
     *s = (mg_shape){0};
     s->msize = -1;
+    s->type = MPI_DATATYPE_NULL;
     if ((rc = PMPI_Comm_test_inter(a->comm, &s->inter)) != MPI_SUCCESS) return rc;
     if ((rc = PMPI_Comm_size(a->comm, &s->p)) != MPI_SUCCESS) return rc;
     if ((rc = PMPI_Comm_rank(a->comm, &s->rank)) != MPI_SUCCESS) return rc;
@@ -29,6 +30,7 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
     if (f & MG_CF_V) return MPI_SUCCESS;
     MPI_Datatype t;
     mg_call_source(coll, a, s->rank, s->p, &s->count, &t);
+    s->type = t;
     int tsize = 0;
     if ((rc = PMPI_Type_size(t, &tsize)) != MPI_SUCCESS) return rc;
     s->tsize = (size_t)tsize;

@@ -21,7 +21,8 @@ enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH };
  * unsigned (the datatype is a predefined unsigned integer type), mixed (a datatype of the call
  * combines different basic types, like a struct {char, double}), types_differ (ranks or sides
  * describe the data with different datatypes of matching signatures), vector_bytes (the bytes a
- * reduction combines: p times bytes for Reduce_scatter_block, bytes otherwise). */
+ * reduction combines: p times bytes for Reduce_scatter_block, bytes otherwise), total_bytes (p
+ * times bytes: the data of all ranks together). */
 enum mg_fact {
     MG_FACT_P,
     MG_FACT_POW2,
@@ -41,6 +42,7 @@ enum mg_fact {
     MG_FACT_MIXED,
     MG_FACT_TYPES_DIFFER,
     MG_FACT_VECTOR_BYTES,
+    MG_FACT_TOTAL_BYTES,
     MG_NFACTS
 };
 

@@ -78,6 +78,7 @@ void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_
     mg_facts_set(f, MG_FACT_BYTES, bytes);
     /* Reduce_scatter_block's count is one block; the vector it reduces holds p */
     mg_facts_set(f, MG_FACT_VECTOR_BYTES, coll == MG_CAT_REDUCE_SCATTER_BLOCK ? p * bytes : bytes);
+    mg_facts_set(f, MG_FACT_TOTAL_BYTES, p * bytes);
     mg_facts_set(f, MG_FACT_EXTENT, extent);
     mg_facts_set(f, MG_FACT_TRUE_LB, true_lb);
     mg_facts_set(f, MG_FACT_TRUE_EXTENT, true_extent);

@@ -11,9 +11,10 @@
 #include <string.h>
 
 static const char *const fact_names[MG_NFACTS] = {
-    "p",       "pow2",        "root",        "count",         "bytes",        "extent",
-    "true_lb", "true_extent", "commutative", "predefined_op", "inplace",      "regular",
-    "op",      "type",        "unsigned",    "mixed",         "types_differ", "vector_bytes"};
+    "p",       "pow2",         "root",         "count",       "bytes",
+    "extent",  "true_lb",      "true_extent",  "commutative", "predefined_op",
+    "inplace", "regular",      "op",           "type",        "unsigned",
+    "mixed",   "types_differ", "vector_bytes", "total_bytes"};
 
 const char *mg_fact_name(int fact) {
     return fact >= 0 && fact < MG_NFACTS ? fact_names[fact] : "?";
