@@ -292,6 +292,10 @@ static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, 
     return alg;
 }
 
+/* The library's own collective is due (selected, or a fallback): on a known defect of the running
+ * MPI it is counted and, with MPIGUIDE_REPAIR=1, the entry's first repair that accepts the call
+ * runs instead (1, with *rc). select.c. */
+int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc);
 /* A mock-up was selected: the checks of mg_dispatch, then the mock-up or a counted fallback. */
 int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
 /* The same for a library algorithm (libcall.c). */

@@ -34,8 +34,10 @@ int mg_intercept_library(int coll, int alg, int tuned, const mg_args *a, int64_t
             /* every rank agreed that it could not be set up (0) or that the datatypes differ
              * (2); a verified call already ran the default and holds its result */
             mg_count(coll, ran == 2 ? MG_N_FB_ARGS : MG_N_FB_LIBRARY);
+            if (mg_rt.s.verify) return 1;
+            if (mg_intercept_repair(coll, a, msize, rc)) return 1;
             if (mg_report_on) mg_report_seen(coll, msize, coll);
-            return mg_rt.s.verify;
+            return 0;
         case MPIGUIDE_FALLBACK_ARGS:
             why = declined == MPIGUIDE_DECLINE_THREADS  ? MG_N_FB_THREADS
                   : declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT
@@ -50,6 +52,8 @@ int mg_intercept_library(int coll, int alg, int tuned, const mg_args *a, int64_t
         }
     }
     mg_count(coll, why);
+    /* the default is due: on a known defect of it, MPIGUIDE_REPAIR=1 runs the repair */
+    if (mg_intercept_repair(coll, a, msize, rc)) return 1;
     if (mg_report_on) mg_report_seen(coll, msize, coll);
     return 0;
 }

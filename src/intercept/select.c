@@ -28,7 +28,7 @@ static inline void seen(int coll, int64_t msize, int alg) {
  * collective's MPI_IN_PLACE counts as possible), the call is counted, and with MPIGUIDE_REPAIR=1
  * the entry's first repair mock-up that accepts the call runs instead, on every rank alike.
  * Returns 1 with *rc when a repair ran. */
-static int repair(int coll, const mg_args *a, int64_t msize, int *rc) {
+int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc) {
     mg_shape s;
     if (!mg_defects_in(coll) || mg_shape_of(coll, a, &s) != MPI_SUCCESS || s.inter) return 0;
     mg_facts f;
@@ -88,7 +88,7 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
         break;
     }
     mg_count(coll, why);
-    if (repair(coll, a, msize, rc)) return 1;
+    if (mg_intercept_repair(coll, a, msize, rc)) return 1;
     seen(coll, msize, coll);
     return 0;
 }
@@ -119,7 +119,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     }
     int alg = mg_pick(coll, p, msize, ci->esize, a->op, e, &ci->sel);
     if (alg == coll) {
-        if (repair(coll, a, msize, rc)) return 1;
+        if (mg_intercept_repair(coll, a, msize, rc)) return 1;
         seen(coll, msize, coll);
         return 0;
     }

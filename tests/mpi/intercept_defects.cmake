@@ -73,6 +73,12 @@ else()
   ic_test(defect_libalg_declines NP 2 FAIL RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
     MPIGUIDE_ALG=allreduce=allreduce_lib_ring $<TARGET_FILE:defect_openmpi_op_avx_saturating_sum>
     EXPECT "calls MPI_Allreduce total=3 mockup=0 [^\n]* library=1 fallback_library=0 fallback_defect=2 ")
+  # and with MPIGUIDE_REPAIR=1 the default due after that decline is repaired: correct
+  ic_test(defect_libalg_repaired NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+    MPIGUIDE_REPAIR=1 MPIGUIDE_ALG=allreduce=allreduce_lib_ring
+    $<TARGET_FILE:defect_openmpi_op_avx_saturating_sum>
+    EXPECT "correct \\(0 wrong elements\\)"
+      "calls MPI_Allreduce total=3 mockup=0 [^\n]* library=1 fallback_library=0 fallback_defect=2 known_defect=2 repaired=2")
   file(WRITE ${IC}/defect_tuned/reduce_p2.prf
     "MPI_Reduce\n2\n1\n1 reduce_as_allreduce\n1\n0 9223372036854775807 1\n")
   file(WRITE ${IC}/defect_tuned.cfg "tune_user_ops 1\n")
