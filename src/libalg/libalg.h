@@ -43,6 +43,9 @@ int mg_libalg_item_is_default(const char *item);
 #define MG_LR_REGULAR   1024u /* Reduce_scatter: the same count for every rank */
 #define MG_LR_INPLACE   2048u /* only with MPI_IN_PLACE */
 #define MG_LR_MULTINODE 4096u /* only in a job that spans several nodes (node-aware "smp") */
+/* no datatype of mixed basic types once a message of floor(p/2) blocks (Bruck's largest) holds
+ * more than 8160 bytes: MPICH's receive of packed bytes into such a type fails */
+#define MG_LR_UNMIXED 8192u
 
 /* The shared values of a call a restriction may look at (the same on every rank). */
 typedef struct mg_libalg_call {
@@ -53,6 +56,8 @@ typedef struct mg_libalg_call {
     int64_t extent, true_lb, true_extent; /* reductions: the datatype's layout */
     int regular;                          /* Reduce_scatter: all recvcounts equal */
     int multinode;                        /* MPI_COMM_WORLD spans more than one node */
+    int mixed;     /* the datatype's signature has several basic types (MG_LR_UNMIXED only) */
+    int64_t bytes; /* the message size of docs/dev/interfaces.md section 1 */
 } mg_libalg_call;
 
 /* Restriction bits the library (mpi: "openmpi", "mpich") declares for its algorithm `item` of

@@ -45,7 +45,11 @@ int mg_libalg_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, i
                         s->true_lb,
                         s->true_extent,
                         1,
-                        mg_libalg_multinode};
+                        mg_libalg_multinode,
+                        0,
+                        s->msize};
+    /* the signature is every rank's, so is the answer (decoded only where a row asks) */
+    if (e->restrict_bits & MG_LR_UNMIXED) c.mixed = mg_type_mixed(s->type);
     if (e->coll == MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts is the same on every rank */
         for (int i = 1; i < s->p; i++) c.regular &= a->recvcounts[i] == a->recvcounts[0];
     /* MPI_THREAD_MULTIPLE: the variables are process-wide, like the pools. */

@@ -361,10 +361,15 @@ static void run_one(const mg_rcase *c, bufs *b, MPI_Comm comm, int alg, int skip
     int rc = mpiguide_run(alg, &x, &outcome, &r->declined);
     r->state = is_default || outcome == MPIGUIDE_RAN_MOCKUP ? S_RAN : S_DECLINED;
     if (rc != MPI_SUCCESS) {
+        /* the text of the error class, not of the code: MPICH 4.0.2's MPI_Error_string of a
+         * code whose error stack is long writes past MPI_MAX_ERROR_STRING (met after thousands
+         * of failing calls of `--random`, where it overwrote this stack); a class has none */
         char s[MPI_MAX_ERROR_STRING];
-        int n = 0;
-        if (PMPI_Error_string(rc, s, &n) != MPI_SUCCESS) snprintf(s, sizeof s, "error %d", rc);
-        snprintf(r->msg, sizeof r->msg, "returned %s", s);
+        int n = 0, cls = rc;
+        if (PMPI_Error_class(rc, &cls) != MPI_SUCCESS ||
+            PMPI_Error_string(cls, s, &n) != MPI_SUCCESS)
+            snprintf(s, sizeof s, "error %d", rc);
+        snprintf(r->msg, sizeof r->msg, "returned %s (error class %d)", s, cls);
         r->fail = r->err = 1;
         return;
     }

@@ -67,26 +67,34 @@ static void restrictions(void) {
         mg_libalg_call c;
         unsigned expect;
     } cases[] = {
-        /* p, count, commute, predefined, inplace, extent, true_lb, true_extent, regular, multi */
-        {MG_LR_P2, {2, 0, 1, 1, 0, 4, 0, 4, 1, 0}, 0},
-        {MG_LR_P2, {3, 0, 1, 1, 0, 4, 0, 4, 1, 0}, MG_DECLINE_LIBRARY},
-        {MG_LR_COMMUTE, {4, 8, 0, 0, 0, 4, 0, 4, 1, 0}, MG_DECLINE_OP},
-        {MG_LR_BUILTIN, {4, 8, 1, 0, 0, 4, 0, 4, 1, 0}, MG_DECLINE_OP},
-        {MG_LR_COUNT_POF2, {6, 3, 1, 1, 0, 4, 0, 4, 1, 0}, MG_DECLINE_LIBRARY},
-        {MG_LR_COUNT_POF2, {6, 4, 1, 1, 0, 4, 0, 4, 1, 0}, 0},
-        {MG_LR_POF2, {6, 4, 1, 1, 0, 4, 0, 4, 1, 0}, MG_DECLINE_LIBRARY},
-        {MG_LR_POF2, {8, 4, 1, 1, 0, 4, 0, 4, 1, 0}, 0},
-        {MG_LR_NO_INPLACE, {4, 4, 1, 1, 1, 4, 0, 4, 1, 0}, MG_DECLINE_LIBRARY},
-        {MG_LR_INPLACE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0}, MG_DECLINE_LIBRARY},
-        {MG_LR_INPLACE, {4, 4, 1, 1, 1, 4, 0, 4, 1, 0}, 0},
-        {MG_LR_TRUE_LB0, {4, 4, 1, 1, 0, 8, 4, 4, 1, 0}, MG_DECLINE_DATATYPE},
-        {MG_LR_TRUE_LB0, {4, 0, 1, 1, 0, 8, 4, 4, 1, 0}, 0},
-        {MG_LR_DENSE, {4, 4, 1, 1, 0, 8, 0, 4, 1, 0}, MG_DECLINE_DATATYPE},
-        {MG_LR_DENSE, {1, 4, 1, 1, 0, 8, 0, 4, 1, 0}, 0},
-        {MG_LR_REGULAR, {4, 4, 1, 1, 0, 4, 0, 4, 0, 0}, MG_DECLINE_LIBRARY},
-        {MG_LR_MULTINODE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0}, MG_DECLINE_LIBRARY},
-        {MG_LR_MULTINODE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 1}, 0},
-        {MG_LR_SAME_TYPE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0}, 0}, /* checked at the call */
+        /* p, count, commute, predefined, inplace, extent, true_lb, true_extent, regular, multi,
+         * mixed, bytes */
+        {MG_LR_P2, {2, 0, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, 0},
+        {MG_LR_P2, {3, 0, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
+        {MG_LR_COMMUTE, {4, 8, 0, 0, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_OP},
+        {MG_LR_BUILTIN, {4, 8, 1, 0, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_OP},
+        {MG_LR_COUNT_POF2, {6, 3, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
+        {MG_LR_COUNT_POF2, {6, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, 0},
+        {MG_LR_POF2, {6, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
+        {MG_LR_POF2, {8, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, 0},
+        {MG_LR_NO_INPLACE, {4, 4, 1, 1, 1, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
+        {MG_LR_INPLACE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
+        {MG_LR_INPLACE, {4, 4, 1, 1, 1, 4, 0, 4, 1, 0, 0, 0}, 0},
+        {MG_LR_TRUE_LB0, {4, 4, 1, 1, 0, 8, 4, 4, 1, 0, 0, 0}, MG_DECLINE_DATATYPE},
+        {MG_LR_TRUE_LB0, {4, 0, 1, 1, 0, 8, 4, 4, 1, 0, 0, 0}, 0},
+        {MG_LR_DENSE, {4, 4, 1, 1, 0, 8, 0, 4, 1, 0, 0, 0}, MG_DECLINE_DATATYPE},
+        {MG_LR_DENSE, {1, 4, 1, 1, 0, 8, 0, 4, 1, 0, 0, 0}, 0},
+        {MG_LR_REGULAR, {4, 4, 1, 1, 0, 4, 0, 4, 0, 0, 0, 0}, MG_DECLINE_LIBRARY},
+        {MG_LR_MULTINODE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
+        {MG_LR_MULTINODE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 1, 0, 0}, 0},
+        {MG_LR_SAME_TYPE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, 0}, /* checked at the call */
+        /* ..., mixed, bytes: Bruck's messages hold floor(p/2) blocks */
+        {MG_LR_UNMIXED, {2, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 8160}, 0},
+        {MG_LR_UNMIXED, {2, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 8161}, MG_DECLINE_DATATYPE},
+        {MG_LR_UNMIXED, {2, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 80000}, 0},
+        {MG_LR_UNMIXED, {3, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 8160}, 0},
+        {MG_LR_UNMIXED, {4, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 4080}, 0},
+        {MG_LR_UNMIXED, {4, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 4081}, MG_DECLINE_DATATYPE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         unsigned got = mg_libalg_check(cases[i].bits, &cases[i].c);
