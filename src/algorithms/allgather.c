@@ -121,35 +121,42 @@ unsigned mg_allgather_as_allreduce_supports(const mg_args *a, const mg_shape *s)
     return mg_supports_p_times_count(a, s);
 }
 
-/* GL4: every count is recvcount and block i starts at i * recvcount, in recvtype units of this
- * rank. The Allgatherv always runs in place, the own block first copied to its slot: Open MPI
- * 4.1 sizes an Allgatherv by sendtype size times the receive counts, which differs between
- * ranks whose send and receive datatypes differ in element size (ranks then choose different
- * algorithms and deadlock); in place it uses recvtype, which gives the true size everywhere. */
+/* GL4: an in-place MPI_Allgatherv of packed bytes, block i at i * msize. Bytes, because the ranks
+ * may describe the same data with different datatypes (valid MPI), and both libraries size or
+ * cut an Allgatherv in units of each rank's own datatype: Open MPI 4.1 by sendtype size times
+ * the receive counts (ranks then choose different algorithms and deadlock), MPICH 4.0's ring in
+ * pipeline chunks ("Message truncated", found by selftest --random with a vector of doubles on
+ * one rank and plain doubles on the other). A contiguous recvbuf receives the bytes in place;
+ * any other goes through scratch and is unpacked. */
 int mg_allgather_as_allgatherv(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
     int rc = MPI_SUCCESS;
     if (s->msize == 0) return MPI_SUCCESS;
-    int *counts = x->ints, *displs = x->ints + s->p;
+    int n = (int)s->msize, *counts = x->ints, *displs = x->ints + s->p;
     for (int i = 0; i < s->p; i++) {
-        counts[i] = a->recvcount;
-        displs[i] = i * a->recvcount;
+        counts[i] = n;
+        displs[i] = i * n;
     }
-    if (a->sendbuf != MPI_IN_PLACE) {
+    char *view;
+    MG_TRY(recv_view(a, s, &view));
+    char *all = view ? view : x->msg;
+    if (!view || a->sendbuf != MPI_IN_PLACE) { /* the own block, packed into its slot */
         own_block b = own_of(a, s);
-        void *slot = mg_elem(a->recvbuf, (int64_t)s->rank * a->recvcount, mg_extent(a->recvtype));
-        MG_TRY(mg_tcopy(b.buf, b.count, b.type, slot, a->recvcount, a->recvtype));
+        MG_TRY(mg_pack(b.buf, b.count, b.type, all + (size_t)s->rank * (size_t)n));
     }
-    MG_TRY(PMPI_Allgatherv(MPI_IN_PLACE, 0, a->recvtype, a->recvbuf, counts, displs, a->recvtype,
-                           a->comm));
+    MG_TRY(PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, all, counts, displs, MPI_BYTE, a->comm));
+    if (!view) MG_TRY(mg_unpack(all, a->recvbuf, s->p * a->recvcount, a->recvtype));
 out:
     return rc;
 }
 
+/* Counts and displacements, and p packed blocks (a need is the same on every rank, so it is
+ * asked for whether or not this rank's recvbuf is contiguous). */
 void mg_allgather_as_allgatherv_need(const mg_args *a, const mg_shape *s, mg_need *need) {
     mg_need_2p_ints(a, s, need);
+    need->msg = (size_t)s->p * (size_t)s->msize;
 }
 
-/* The displacements reach (p - 1) * recvcount; p * msize bounds that on every rank. */
+/* The displacements reach (p - 1) * msize bytes: p * msize bounds that on every rank. */
 unsigned mg_allgather_as_allgatherv_supports(const mg_args *a, const mg_shape *s) {
     return mg_supports_p_times_count(a, s);
 }
