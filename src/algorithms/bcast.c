@@ -4,25 +4,41 @@
 #include "algutil.h"
 #include "packview.h"
 
-/* GL9: the root contributes count elements at displacement 0, everyone else nothing; with
- * MPI_IN_PLACE the root's data is already in place and every other rank receives it at 0. */
+/* GL9: the root contributes the packed message at displacement 0, everyone else nothing, in
+ * place. Packed bytes, because ranks may describe the message with different datatypes (valid
+ * MPI) and MPICH 4.0's ring Allgatherv cuts its pipeline chunks in units of each rank's own
+ * datatype ("Message truncated", found by selftest --random); a contiguous buffer is its own
+ * packed form, any other goes through scratch. A failed pack at the root is returned after the
+ * collective, which the root still joins. */
 int mg_bcast_as_allgatherv(const mg_args *a, const mg_shape *s, const mg_scratch *x) {
+    int rc = MPI_SUCCESS, local = MPI_SUCCESS;
     if (s->msize == 0) return MPI_SUCCESS;
     int *counts = x->ints, *displs = x->ints + s->p;
     for (int i = 0; i < s->p; i++) {
-        counts[i] = i == a->root ? a->recvcount : 0;
+        counts[i] = i == a->root ? (int)s->msize : 0;
         displs[i] = 0;
     }
-    return PMPI_Allgatherv(MPI_IN_PLACE, 0, a->recvtype, a->recvbuf, counts, displs, a->recvtype,
-                           a->comm);
+    const void *view = NULL;
+    MG_TRY(mg_packed_view(a->recvbuf, a->recvcount, a->recvtype, &view));
+    char *bytes = view ? (char *)(uintptr_t)view : x->msg; /* recvbuf itself, not const */
+    if (!view && s->rank == a->root) local = mg_pack(a->recvbuf, a->recvcount, a->recvtype, bytes);
+    MG_TRY(PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, bytes, counts, displs, MPI_BYTE, a->comm));
+    if (!view && s->rank != a->root)
+        MG_TRY(mg_unpack(bytes, a->recvbuf, a->recvcount, a->recvtype));
+out:
+    return rc != MPI_SUCCESS ? rc : local;
 }
 
+/* Counts and displacements, and the packed message (on every rank alike). */
 void mg_bcast_as_allgatherv_need(const mg_args *a, const mg_shape *s, mg_need *need) {
     mg_need_2p_ints(a, s, need);
+    need->msg = (size_t)s->msize;
 }
 
+/* The root's count is msize bytes. */
 unsigned mg_bcast_as_allgatherv_supports(const mg_args *a, const mg_shape *s) {
-    return mg_supports_any(a, s);
+    (void)a;
+    return MG_FITS_INT(s->msize) ? 0 : MPIGUIDE_DECLINE_OVERFLOW;
 }
 
 /* Bytes per rank of GL10: the message of msize bytes padded up to a multiple of p. */
