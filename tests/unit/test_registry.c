@@ -22,12 +22,12 @@ static const struct {
     {1, "allgather_as_gather_bcast", 0},
     {2, "allgather_as_alltoall", GROWS_N | GROWS_P},
     {3, "allgather_as_allreduce", GROWS_N | GROWS_P},
-    {4, "allgather_as_allgatherv", GROWS_P},
+    {4, "allgather_as_allgatherv", GROWS_N | GROWS_P},
     {5, "allreduce_as_reduce_bcast", 0},
     {6, "allreduce_as_reducescatterblock_allgather", GROWS_N | SHRINKS_P},
     {7, "allreduce_as_reducescatter_allgatherv", GROWS_P | SHRINKS_P},
     {8, "alltoall_as_alltoallv", GROWS_P},
-    {9, "bcast_as_allgatherv", GROWS_P},
+    {9, "bcast_as_allgatherv", GROWS_N | GROWS_P},
     {10, "bcast_as_scatter_allgather", GROWS_N | SHRINKS_P},
     {11, "gather_as_allgather", GROWS_N | GROWS_P},
     {12, "gather_as_gatherv", GROWS_P},
@@ -269,7 +269,10 @@ static void check_overflow(const mg_alg *A) {
             CHECK(!(d & ~A->declines),
                   "%s: declines with 0x%x outside its documented mask 0x%x (p %d, count %lld)",
                   A->name, d, A->declines, p, (long long)count);
-            if ((A->declines & MPIGUIDE_DECLINE_OVERFLOW) && !is_v(A->coll))
+            /* GL9 moves the message as msize bytes without padding: it overflows only when the
+             * bytes do (tsize 4 here), not at count INT_MAX - 1 of single bytes */
+            int unpadded = !strcmp(A->name, "bcast_as_allgatherv") && tsize == 1;
+            if ((A->declines & MPIGUIDE_DECLINE_OVERFLOW) && !is_v(A->coll) && !unpadded)
                 CHECK(d == MPIGUIDE_DECLINE_OVERFLOW,
                       "%s: documents OVERFLOW but returns 0x%x at p %d, count %lld (p * count = "
                       "%lld > INT_MAX), tsize %d",
