@@ -252,6 +252,28 @@ static void matching(void) {
                   "vector_bytes case %zu", i);
         }
     }
+    /* total_bytes and mixed: the built-in MPICH Gather entry (p >= 4, p * bytes > 16320, a
+     * datatype of mixed basic types); mixed unknown never matches (the library did not decode) */
+    const mg_defect *gather = NULL;
+    for (int i = 0; i < t.n; i++)
+        if (!strcmp(t.v[i].name, "mpich-gather-mixed-type")) gather = &t.v[i];
+    CHECK(gather != NULL, "MPICH Gather entry");
+    if (gather) {
+        static const struct {
+            int p, mixed; /* mixed -1: not known */
+            int64_t bytes;
+            int yes;
+        } tb[] = {{4, 1, 4128, 1},  {4, 1, 4080, 0},  {8, 1, 2064, 1},  {8, 1, 2040, 0},
+                  {3, 1, 60000, 0}, {4, 0, 60000, 0}, {4, -1, 60000, 0}};
+        for (size_t i = 0; i < sizeof tb / sizeof tb[0]; i++) {
+            mg_facts h;
+            mg_facts_fill(&h, MG_CAT_GATHER, tb[i].p, 0, tb[i].bytes / 12, tb[i].bytes, 16, 0, 12,
+                          1, 1, 0, 1, 0, 0);
+            if (tb[i].mixed >= 0) mg_facts_set(&h, MG_FACT_MIXED, tb[i].mixed);
+            CHECK(mg_defect_match(gather, &h) == (tb[i].yes ? MG_MATCH_YES : MG_MATCH_NO),
+                  "total_bytes/mixed case %zu", i);
+        }
+    }
     mg_defects_free(&t);
 }
 
