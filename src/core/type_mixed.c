@@ -82,8 +82,8 @@ int mg_type_mixed(MPI_Datatype t) {
     if (t == MPI_DATATYPE_NULL) return -1;
     int ni, na, nd, comb;
     if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) return -1;
-    MPI_Datatype first = MPI_DATATYPE_NULL;
-    if (comb == MPI_COMBINER_NAMED) return walk(t, &first, 0);
+    MPI_Datatype a, b, first = MPI_DATATYPE_NULL;
+    if (comb == MPI_COMBINER_NAMED) return pair_parts(t, &a, &b) && a != b;
     void *v = NULL;
     int found = 0;
     if (keyval != MPI_KEYVAL_INVALID && PMPI_Type_get_attr(t, keyval, &v, &found) == MPI_SUCCESS &&
