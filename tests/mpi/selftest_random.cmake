@@ -3,7 +3,8 @@
 # library defect, unexplained mismatch or error (its exit code), and must say so in its summary.
 # Open MPI draws 1,000 calls per collective (12,000 calls, 12 to 40 s on the 2-core machine);
 # MPICH busy-polls with 3 ranks on 2 cores (~1 s per 10 calls per collective), so it draws 84
-# per collective (1,008 calls, 93 s in the full suite) in CI, and bench/fuzz_collectives.sh runs the full count.
+# per collective (1,008 calls, 93 s in the full suite) in CI, and bench/fuzz_collectives.sh
+# runs the full count.
 # Then --repro: a case of a known library defect of this MPI, named by seed and number, writes
 # a reproducer that builds with this MPI's mpicc and fails, and the case is the same one the
 # full run drew (tests/mpi/selftest_repro.sh). And the MPICH 4.0.2 defect TUW routes around:
