@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# The random differential test at scale (issue 12; not in CI): N random calls per MPI, split
-# evenly over p = 2, 3, 4 and over the collectives `mpiguide selftest --random` knows, each
-# run through the library's own collective, every algorithm of it and a sequential reference.
+# The random differential test at scale (issue 12; not in CI): N random calls per MPI at each of
+# p = 2, 3, 4, split evenly over the collectives `mpiguide selftest --random` knows, each run
+# through the library's own collective, every algorithm of it and a sequential reference.
 # Prints per MPI and algorithm the cases, how many ran, declined and mismatched (summed over p),
 # every new library defect with its reproducer (written by --repro), the known library defects
 # met, and the mock-up defects; exits 1 when any mock-up defect, new library defect or
 # unexplained mismatch was found (the goal is 0 mock-up defects).
 #
 # Usage: bench/fuzz_collectives.sh [MPI...]          (default: openmpi mpich; build/MPI trees)
-# Environment: N (calls per MPI, default 100000), SEED (default 1), NPS (default "2 3 4"),
-# OUT (default out/fuzz: outputs and reproducers), TIMEOUT (seconds per launch, default 36000).
-# Time: Open MPI ~1 ms per call and algorithm at p = 2..4 on 2 cores, the 100,000 calls in
-# minutes; MPICH busy-polls when ranks exceed cores (p = 3, 4 on 2 cores: ~100 ms per call),
-# so its full run takes hours there: use a smaller N, or a machine with 4 cores.
+# Environment: N (calls per MPI and p, default 100000), SEED (default 1), NPS (default "2 3 4"),
+# OUT (default out/fuzz: outputs and reproducers), TIMEOUT (seconds per launch, default 36000),
+# YIELD (default 1: MPICH launches with more ranks than cores preload bench/ucx_yield.c, so that
+# a polling rank yields its core; 0 runs MPICH unmodified, ~100 ms per call at p = 3 on 2 cores).
+# Time on 2 cores: Open MPI ~3-5 min per p; MPICH with YIELD=1 about the same.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mpis=("$@")
@@ -22,7 +22,14 @@ seed=${SEED:-1}
 nps=(${NPS:-2 3 4})
 out=${OUT:-out/fuzz}
 ncoll=12 # collectives with random cases (src/selftest/rcase.c, mg_rcase_supported)
-per=$(((n + ${#nps[@]} * ncoll - 1) / (${#nps[@]} * ncoll)))
+per=$(((n + ncoll - 1) / ncoll))
+cores=$(nproc)
+yield_so=""
+if [ "${YIELD:-1}" = 1 ]; then
+  yield_so=$(mktemp -d)/ucx_yield.so
+  cc -O2 -shared -fPIC -o "$yield_so" bench/ucx_yield.c -ldl ||
+    { echo "fuzz_collectives.sh: cannot build bench/ucx_yield.c" >&2; exit 2; }
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export HYDRA_LAUNCHER=fork
 status=0
@@ -30,13 +37,18 @@ for mpi in "${mpis[@]}"; do
   bin=build/$mpi/bin/mpiguide
   [ -x "$bin" ] || { echo "fuzz_collectives.sh: $bin missing (scripts/build.sh $mpi)" >&2; exit 2; }
   mkdir -p "$out"
-  echo "=== $mpi: $per calls per collective at p = ${nps[*]} (N=$n, seed $seed) ==="
+  echo "=== $mpi: $per calls per collective at each p = ${nps[*]} (N=$n per p, seed $seed) ==="
   logs=()
   for p in "${nps[@]}"; do
     log=$out/$mpi-p$p.out
     logs+=("$log")
+    preload=()
+    if [ "$mpi" = mpich ] && [ -n "$yield_so" ] && [ "$p" -gt "$cores" ]; then
+      preload=(env LD_PRELOAD="$yield_so")
+      echo "p=$p: more ranks than cores ($cores): MPICH polls through bench/ucx_yield.c"
+    fi
     start=$(date +%s)
-    timeout "${TIMEOUT:-36000}" "mpirun.$mpi" -n "$p" "$bin" selftest --random "$per" \
+    timeout "${TIMEOUT:-36000}" "mpirun.$mpi" -n "$p" "${preload[@]}" "$bin" selftest --random "$per" \
       --seed "$seed" --repro "$out/repro-$mpi-p$p" >"$log" 2>&1
     rc=$?
     echo "p=$p: exit $rc, $(($(date +%s) - start)) s; $(grep '^library defects:' "$log")"
