@@ -16,6 +16,7 @@
  * `root`, meets or may meet an entry's condition; 0 otherwise. Shared values only. */
 static inline unsigned mg_inner_defect(const mg_shape *s, int coll, int64_t count, int inplace,
                                        int root) {
+    if (!mg_defects_in(coll)) return 0; /* the common case: no facts to fill */
     mg_facts f;
     mg_facts_inner(s, coll, count, inplace, root, &f);
     return mg_defect_hit(&f) ? MPIGUIDE_DECLINE_DEFECT : 0;

@@ -116,6 +116,18 @@ extern int mg_report_on;
 #define MG_COMM_OFF   1u /* info key mpiguide_off=true */
 #define MG_COMM_INTER 2u
 
+/* The last mock-up plan of one collective on a communicator (select.c): a call whose scalar
+ * arguments (datatype handles, counts, op, root, which buffers are MPI_IN_PLACE) repeat it, with
+ * every significant datatype and the op predefined (never freed, so a handle always means the
+ * same layout), would get the same plan, so it runs without the planning queries. */
+typedef struct mg_plan {
+    uintptr_t stype, rtype, op;
+    int32_t scount, rcount, root;
+    int32_t alg; /* the mock-up; -1: empty */
+    uint32_t inplace;
+    mg_shape s;
+} mg_plan;
+
 typedef struct mg_centry {
     uintptr_t key; /* handle bits; 0 = empty */
     int32_t p, rank;
@@ -130,6 +142,7 @@ typedef struct mg_centry {
     uintptr_t dop[MPIGUIDE_COLL_COUNT];
     int32_t dcount[MPIGUIDE_COLL_COUNT];
     int32_t nodes, ppn; /* the communicator's layout, only while accounting (record.c) */
+    mg_plan plan[MPIGUIDE_COLL_COUNT];
 } mg_centry;
 
 #define MG_CC_SLOTS 64

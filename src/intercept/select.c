@@ -52,27 +52,83 @@ int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc) {
     return 0;
 }
 
+/* The plan memo's key of the call (mg_plan); 0 when the call cannot have one: a collective
+ * without mg_memo_key (sizes from count vectors), a significant datatype or the op not
+ * predefined. A datatype is significant where MPI reads it on this rank: the send side unless
+ * MPI_IN_PLACE replaces it or this rank is not Scatter's root, the receive side unless this
+ * rank is not the root of Gather or Reduce or is Scatter's root with MPI_IN_PLACE. */
+static int plan_key(int coll, const mg_args *a, const mg_centry *e, mg_plan *k) {
+    uintptr_t tk, ok;
+    int cnt, ts, idx;
+    if (!mg_memo_key(coll, a, e->rank, &tk, &cnt, &ok)) return 0;
+    int root = (mg_coll_flags(coll) & MG_CF_ROOTED) && e->rank == a->root;
+    k->inplace = (uint32_t)(a->sendbuf == MPI_IN_PLACE) | (uint32_t)(a->recvbuf == MPI_IN_PLACE)
+                                                              << 1;
+    k->stype = mg_hbits(&a->sendtype, sizeof a->sendtype);
+    k->rtype = mg_hbits(&a->recvtype, sizeof a->recvtype);
+    k->scount = a->sendcount;
+    k->rcount = a->recvcount;
+    k->root = a->root;
+    k->op = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
+    int send = !(k->inplace & 1) && (coll != MPIGUIDE_COLL_SCATTER || root);
+    int recv = coll == MPIGUIDE_COLL_GATHER || coll == MPIGUIDE_COLL_REDUCE ? root
+               : coll == MPIGUIDE_COLL_SCATTER ? !(root && (k->inplace & 2))
+                                               : 1;
+    if ((send && !mg_tcache_get(a->sendtype, &ts)) || (recv && !mg_tcache_get(a->recvtype, &ts)))
+        return 0;
+    return !k->op || mg_ocache_get(a->op, &idx) != MG_OPC_USER;
+}
+
+static int plan_same(const mg_plan *m, const mg_plan *k, int alg) {
+    return m->alg == alg && m->stype == k->stype && m->rtype == k->rtype && m->op == k->op &&
+           m->scount == k->scount && m->rcount == k->rcount && m->root == k->root &&
+           m->inplace == k->inplace;
+}
+
+/* The memo slot of (communicator, collective) for this call, with the call's key in *k; NULL
+ * without one (threads: no cache; a communicator's own scratch must be reserved per call). */
+static mg_plan *plan_slot(int coll, const mg_args *a, mg_plan *k) {
+    if (mg_threads || mg_pool.thread_multiple) return NULL;
+    uintptr_t key = mg_hbits(&a->comm, sizeof a->comm);
+    mg_centry *e = &mg_ccache[mg_hslot(key, 6)];
+    if (e->key != key || !key || e->flags || !plan_key(coll, a, e, k)) return NULL;
+    return &e->plan[coll];
+}
+
 /* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. Under
- * MPI_THREAD_MULTIPLE the checks include the communicator's own scratch. */
+ * MPI_THREAD_MULTIPLE the checks include the communicator's own scratch. A call that repeats
+ * the last plan that ran this mock-up on the communicator (mg_plan) takes that plan. */
 int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
     if (alg >= mg_nalgs) return mg_intercept_library(coll, alg, tuned, a, msize, rc);
     const mg_alg *A = &mg_algs[alg];
-    int why;
-    mg_shape s;
+    int why, o;
+    mg_shape plan;
+    const mg_shape *s = &plan;
     unsigned declined = 0;
     int err = MPI_SUCCESS;
-    int o = mg_dispatch_plan(A, a, &s, &declined, &err);
-    if (o < 0) return 0;
-    if (o == MPIGUIDE_RAN_MOCKUP && tuned && (A->flags & MG_AF_REDUCTION) && !s.predefined_op &&
+    mg_plan key, *memo = plan_slot(coll, a, &key);
+    if (memo && plan_same(memo, &key, alg)) {
+        s = &memo->s;
+        o = MPIGUIDE_RAN_MOCKUP;
+    } else {
+        o = mg_dispatch_plan(A, a, &plan, &declined, &err);
+        if (o < 0) return 0;
+        if (memo && o == MPIGUIDE_RAN_MOCKUP) { /* the op is predefined: no user-op fallback */
+            key.alg = alg;
+            key.s = plan;
+            *memo = key;
+        }
+    }
+    if (o == MPIGUIDE_RAN_MOCKUP && tuned && (A->flags & MG_AF_REDUCTION) && !s->predefined_op &&
         !mg_cfg.tune_user_ops)
         o = -2;
     switch (o) {
     case MPIGUIDE_RAN_MOCKUP:
         /* a profile's entry checks itself (guard.c); unsampled calls come back here */
-        if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, a, &s, msize, rc)) return 1;
+        if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, a, s, msize, rc)) return 1;
         mg_count(coll, MG_N_MOCKUP);
         seen(coll, msize, alg);
-        *rc = mg_rt.s.verify ? mg_verify_run(alg, a, &s, msize, NULL) : mg_dispatch_run(A, a, &s);
+        *rc = mg_rt.s.verify ? mg_verify_run(alg, a, s, msize, NULL) : mg_dispatch_run(A, a, s);
         return 1;
     case MPIGUIDE_FALLBACK_ARGS:
         why = declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT : MG_N_FB_ARGS;
