@@ -68,8 +68,8 @@ for mpi in "${mpis[@]}"; do
            if ($i == "unexplained") un += $(i + 2); if ($i == "errors:") er += $(i + 1) } }
        END { printf "total: library defects %d new, %d known; mock-up defects %d; unexplained %d; errors %d\n",
                nw, kn, mk, un, er }' "${logs[@]}"
-  awk '/^known library defect / { n[$4] += $5; rest[$4] = $0; sub(/^[^(]*\(/, "(", rest[$4]) }
-       END { for (d in n) printf "known library defect %s %d call(s) %s\n", d, n[d], rest[d] }' \
+  awk '/^known library defect / { n[$4] += $5; rest[$4] = $0; sub(/^.* call\(s\), */, "", rest[$4]) }
+       END { for (d in n) printf "known library defect %s %d call(s), %s\n", d, n[d], rest[d] }' \
     "${logs[@]}" | sort
   echo "findings (each with its reproducer and the command that builds and runs it):"
   grep -hE -A3 '^(LIBRARY DEFECT|MOCK-UP DEFECT|MISMATCH)' "${logs[@]}" || echo "  none"
