@@ -74,6 +74,7 @@ typedef struct mg_call {
     int tsize;
     int64_t count;
     void *sbuf, *rbuf, *ref;
+    void *block; /* the region holding sbuf and rbuf (calls.c places them) */
     size_t sbytes, rbytes;
     int *scounts, *sdispls, *rcounts, *rdispls;
     int significant;  /* the receive buffer holds a defined result on this rank */
