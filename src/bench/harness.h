@@ -93,6 +93,9 @@ MPI_Op mg_bench_op(const char *name);             /* MPI_OP_NULL when unknown */
 int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype type, MPI_Op op,
                   int root, MPI_Comm comm, const int64_t *vcounts, char *why, size_t whylen);
 void mg_call_free(mg_call *c);
+/* Buffers of later mg_call_setup calls on transparent huge pages (1, the default) or on the
+ * kernel's base pages (0): `bench --pages`. */
+void mg_call_pages(int huge);
 /* Deterministic inputs (and a sentinel in the receive buffers) for verification. */
 void mg_call_fill(mg_call *c, int rank);
 /* Runs the default and c's algorithm on the same inputs and compares the results; returns 0 on

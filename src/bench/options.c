@@ -262,6 +262,7 @@ enum optid {
     O_OP,
     O_DATATYPE,
     O_SHUFFLE,
+    O_PAGES,
     O_SYNC,
     O_RUNTIME,
     O_SUMMARY,
@@ -307,6 +308,7 @@ static const struct {
     {"datatype", O_DATATYPE, ARG_REQUIRED},
     {"shuffle", O_SHUFFLE, ARG_NONE},
     {"shuffle-jobs", O_SHUFFLE, ARG_NONE},
+    {"pages", O_PAGES, ARG_REQUIRED},
     {"proc-sync", O_SYNC, ARG_REQUIRED},
     {"runtime-type", O_RUNTIME, ARG_REQUIRED},
     {"summary", O_SUMMARY, ARG_OPTIONAL},
@@ -410,6 +412,11 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
         return 0;
     case O_SHUFFLE:
         o->shuffle = 1;
+        return 0;
+    case O_PAGES:
+        if (strcmp(v, "huge") && strcmp(v, "small"))
+            return mg_perr_fail(e, opt, "'%s' is neither huge nor small", v);
+        o->small_pages = !strcmp(v, "small");
         return 0;
     case O_SYNC:
         return set_sync(e, opt, v, o);
@@ -638,6 +645,7 @@ const char mg_bench_usage[] =
     "  --op=OP, --operation=OP     reduction op (default MPI_BOR)\n"
     "  --datatype=T                base datatype (default MPI_BYTE)\n"
     "  --shuffle, --shuffle-jobs   random order of (call, algorithm, size)\n"
+    "  --pages=huge|small          buffers on transparent huge pages (default) or base pages\n"
     "  --interleave=B              the algorithms of one (call, size) alternate in batches\n"
     "                              of B observations (ABBA); budget: theirs together\n"
     "  --seed=S                    seed of --shuffle and random problems\n"

@@ -49,6 +49,7 @@ typedef struct mg_bench_opts {
     char op[24];       /* MPI_BOR, ... */
     char datatype[24]; /* MPI_BYTE, ... */
     int shuffle;
+    int small_pages;  /* --pages=small: buffers on the kernel's base pages (calls.c) */
     int sync;         /* mg_sync_method */
     int runtime;      /* mg_runtime_type */
     unsigned summary; /* MG_SUMMARY_* bits; 0: no summary */

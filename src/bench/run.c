@@ -343,6 +343,7 @@ static void settle_allocator(void) {
 
 int mg_bench_run(const mg_bench_opts *o) {
     settle_allocator();
+    mg_call_pages(!o->small_pages);
     int rank, p;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -436,8 +437,9 @@ int mg_bench_run(const mg_bench_opts *o) {
 
     /* header and output */
     char extra[4400];
-    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n%s",
-             (unsigned long long)seed, o->shuffle, (long long)o->interleave, layout);
+    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n#@pages=%s\n%s",
+             (unsigned long long)seed, o->shuffle, (long long)o->interleave,
+             o->small_pages ? "small" : "huge", layout);
     char *header = malloc(8192);
     if (header && mg_bench_header(&rs.h, o, 1, extra, header, 8192) != MPI_SUCCESS) st = 1;
     rs.write_raw = o->output_file || (!o->summary && !o->table);
