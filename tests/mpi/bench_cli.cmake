@@ -161,6 +161,22 @@ elseif(CASE STREQUAL "interleave")
   if(NOT v EQUAL 5)
     fail("il.dat: interleave=${v}")
   endif()
+  # --pages: huge pages by default, base pages on request; either way every algorithm's result
+  # is right (--verify fails the run otherwise), and the header says which was asked for
+  header_value(il.dat pages v)
+  if(NOT v STREQUAL "huge")
+    fail("il.dat: pages=${v}, expected huge (the default)")
+  endif()
+  run_ok(bench --calls-list=MPI_Allreduce,MPI_Alltoall --msizes-list=8,200000 --nrep=3
+         --algs=all --verify --pages=small --output-file=small.dat ${Q})
+  header_value(small.dat pages v)
+  if(NOT v STREQUAL "small")
+    fail("small.dat: pages=${v}")
+  endif()
+  run(rc out err bench --pages=tiny ${Q})
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "--pages: 'tiny' is neither huge nor small")
+    fail("--pages=tiny: exit ${rc}\n${err}")
+  endif()
   # the budget is shared: each measurement of a (call, size) ends after the same round, so
   # their counts differ by less than one batch
   run_ok(bench --calls-list=MPI_Allreduce --msizes-list=8 --nrep=100000000 --algs=all
