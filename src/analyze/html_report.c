@@ -311,12 +311,12 @@ static void validation_html(const mg_analysis *a, FILE *f) {
             "<h2 id=\"validation\">Validation of the tuned library</h2>\n<p>%d launch%s, the "
             "default and the tuned library interleaved in one job; speed-up = median over the "
             "launches of default / tuned. An entry is kept when tuned is significantly faster "
-            "in every launch (%s, %s over %d entries, &alpha; = %g) and at least %.3g&times; in "
-            "the slowest; rows without an entry check that the interception costs nothing "
-            "(expected 1).</p>\n",
+            "in every launch (%s, %s over %d entries, &alpha; = %g), at least %.3g&times; in "
+            "the slowest and %.3g&times; over the launches; rows without an entry check that "
+            "the interception costs nothing (expected 1).</p>\n",
             a->ntuned, a->ntuned == 1 ? "" : "es", mg_test_name(a->opts.test),
             mg_correction_name(a->opts.correction), a->nval_tests, a->opts.alpha,
-            a->val_min_speedup);
+            a->val_min_speedup, a->val_gain_speedup);
     fprintf(f, "<table><thead><tr><th>collective</th><th>size</th><th>entry</th>"
                "<th>default</th><th>tuned</th><th>speed-up</th><th>slowest launch</th>"
                "<th>verdict</th></tr></thead><tbody>\n");

@@ -122,7 +122,8 @@ typedef struct mg_analysis {
     int nval_tests;              /* candidate entries tested: the family corrected together */
     int nkept, nrejected;        /* entries (sizes) kept and rejected */
     int nnoentry, nnoentry_slow; /* rows without an entry; of those, speed-up below 0.95 */
-    double val_min_speedup;      /* what a kept entry needs: 1 / (1 - min_gain / 2) */
+    double val_min_speedup;      /* a kept entry's slowest launch: 1 / (1 - min_gain / 2) or more */
+    double val_gain_speedup;     /* its median over the launches: 1 / (1 - min_gain) or more */
     /* the machine (raw headers of any launch, #@oversubscribed=) */
     int oversub, oversub_ranks, oversub_cores, busy_poll;
     char **missing; /* incomplete data, one line each */

@@ -185,8 +185,9 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
         mg_sbuf_printf(&head,
                        "# validated in %d launch%s of the tuned library: kept only when "
                        "significantly faster than the default in every one, at least %.3gx "
-                       "(#@validated lines)\n",
-                       a->ntuned, a->ntuned == 1 ? "" : "es", a->val_min_speedup);
+                       "in the slowest and %.3gx over them (#@validated lines)\n",
+                       a->ntuned, a->ntuned == 1 ? "" : "es", a->val_min_speedup,
+                       a->val_gain_speedup);
     if (vcoll) {
         mg_sbuf_printf(&head, "# one range for all sizes: %s\n",
                        r[0].win == WIN_DEFAULT ? "no mock-up qualified at every measured size"

@@ -2,12 +2,13 @@
  * against the default, interleaved, in fresh launches (OUTDIR/tuned/launch-K/). A candidate
  * profile entry is kept only when tuned is faster than the default in every validation launch
  * with the same test as the check (the largest launch p-value counts), corrected over all
- * entries with the check's correction, faster by the median in every launch, and at least
- * min_gain / 2 faster in the slowest launch (so that what is kept still saves something worth
- * having when measured again). Otherwise the entry leaves the profile and the summary and the
- * report list it as rejected by validation, with its numbers. Sizes without an entry run the
- * library's own collective through the interception: their rows are a no-regression check
- * (tuned and default expected equal). Pure: no MPI. */
+ * entries with the check's correction, faster by the median in every launch, at least
+ * min_gain / 2 faster in the slowest launch, and min_gain faster over the launches (the
+ * check's own bar: what is kept still saves something worth having when measured again). Otherwise
+ * the entry leaves the profile and the summary and the report list it as rejected by validation,
+ * with its numbers. Sizes without an entry run the library's own collective through the
+ * interception: their rows are a no-regression check (tuned and default expected equal). Pure: no
+ * MPI. */
 #include "model.h"
 #include <math.h>
 #include <stdlib.h>
@@ -65,12 +66,13 @@ static void entries(const mg_analysis *a, const mg_coll_result *c, int *cand) {
 static int kept(const mg_analysis *a, const mg_point *pt) {
     return pt->val_expected > 0 && pt->val_launches == pt->val_expected &&
            pt->val_faster == pt->val_launches && pt->val_p_adj < a->opts.alpha &&
-           pt->val_speedup_min >= a->val_min_speedup;
+           pt->val_speedup_min >= a->val_min_speedup && pt->val_speedup >= a->val_gain_speedup;
 }
 
 void mg_an_validate(mg_analysis *a) {
     const mg_dataset *ds = a->ds;
     a->val_min_speedup = 1.0 / (1.0 - a->opts.min_gain / 2.0);
+    a->val_gain_speedup = 1.0 / (1.0 - a->opts.min_gain);
     for (int ci = 0; ci < a->ncolls; ci++)
         for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
             mg_point *pt = &a->colls[ci].points[pi];
@@ -165,6 +167,9 @@ const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, 
         else if (pt->val_speedup_min < a->val_min_speedup)
             snprintf(buf, n, "rejected: %.3gx < %.3gx in a launch", pt->val_speedup_min,
                      a->val_min_speedup);
+        else if (pt->val_speedup < a->val_gain_speedup)
+            snprintf(buf, n, "rejected: %.3gx < %.3gx (--min-gain)", pt->val_speedup,
+                     a->val_gain_speedup);
         else
             snprintf(buf, n, "rejected: another size of this profile did not hold");
         break;
