@@ -26,7 +26,9 @@ per=$(((n + ncoll - 1) / ncoll))
 cores=$(nproc)
 yield_so=""
 if [ "${YIELD:-1}" = 1 ]; then
-  yield_so=$(mktemp -d)/ucx_yield.so
+  yield_dir=$(mktemp -d)
+  trap 'rm -rf "$yield_dir"' EXIT
+  yield_so=$yield_dir/ucx_yield.so
   cc -O2 -shared -fPIC -o "$yield_so" bench/ucx_yield.c -ldl ||
     { echo "fuzz_collectives.sh: cannot build bench/ucx_yield.c" >&2; exit 2; }
 fi

@@ -330,10 +330,12 @@ out:
  * of such a block raises that threshold to the block's size (and the heap's trim threshold to
  * twice that). An MPI that allocates a temporary buffer per call (Open MPI 4.1's butterfly
  * Reduce_scatter_block: twice the message) then pays fresh pages on every call, or not,
- * depending on what the process freed before: a check launch (many algorithms, many frees)
- * measured reduce_scatter_block_lib_butterfly at 256 KiB 1.2-1.6x faster than the default and
- * the validation launch (two algorithms) 0.3-0.6x. Every benchmark process starts in the raised
- * state that a long-running application reaches, whatever it ran before. */
+ * depending on what the process freed before, which differs between a check launch (many
+ * algorithms, many frees) and a validation launch (two). Every benchmark process therefore
+ * starts in the raised state that a long-running application reaches, whatever it ran before:
+ * one source of difference between launches less. (Suspected, not shown: the check measured
+ * reduce_scatter_block_lib_butterfly at 256 KiB 1.2-4.6x faster than the default and the
+ * validation 0.3-0.7x, and the difference did not go away with this alone.) */
 static void settle_allocator(void) {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);

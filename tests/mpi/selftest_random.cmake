@@ -4,7 +4,8 @@
 # 1,000 calls per collective (12,000 calls) on both MPIs. MPICH busy-polls with 3 ranks on 2
 # cores (a small collective then takes one scheduler tick, ~4 ms), so its ranks preload
 # bench/ucx_yield.c, which yields the core when a UCX poll found nothing (semantics unchanged;
-# ~25 s instead of ~20 min); bench/fuzz_collectives.sh does the same for the full count.
+# 23-30 s in the full suite, where 84 calls per collective without it took 93 s);
+# bench/fuzz_collectives.sh does the same for the full count.
 # Then --repro: a case of a known library defect of this MPI, named by seed and number, writes
 # a reproducer that builds with this MPI's mpicc and fails, and the case is the same one the
 # full run drew (tests/mpi/selftest_repro.sh). And the MPICH 4.0.2 defect TUW routes around:

@@ -21,6 +21,13 @@ static void diag(void *ctx, int error, const char *where, const char *what) {
     }
 }
 
+/* The entry of table t named name; NULL when there is none. */
+static const mg_defect *entry(const mg_defect_table *t, const char *name) {
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->v[i].name, name)) return &t->v[i];
+    return NULL;
+}
+
 static void builtin(void) {
     mg_defect_table t;
     ndiag = 0;
@@ -232,9 +239,7 @@ static void matching(void) {
      * the built-in op/avx entry (vectors of 16 bytes or more) meets 4 blocks of 4 bytes but
      * not one Allreduce of 4 bytes */
     CHECK(mg_defects_parse(mg_defects_known_text, "known.txt", &t, diag, NULL) == 0, "built in");
-    const mg_defect *avx = NULL;
-    for (int i = 0; i < t.n; i++)
-        if (!strcmp(t.v[i].name, "openmpi-op-avx-saturating-sum")) avx = &t.v[i];
+    const mg_defect *avx = entry(&t, "openmpi-op-avx-saturating-sum");
     CHECK(avx != NULL, "op/avx entry");
     if (avx) {
         static const struct {
@@ -254,9 +259,7 @@ static void matching(void) {
     }
     /* total_bytes and mixed: the built-in MPICH Gather entry (p >= 4, p * bytes > 16320, a
      * datatype of mixed basic types); mixed unknown never matches (the library did not decode) */
-    const mg_defect *gather = NULL;
-    for (int i = 0; i < t.n; i++)
-        if (!strcmp(t.v[i].name, "mpich-gather-mixed-type")) gather = &t.v[i];
+    const mg_defect *gather = entry(&t, "mpich-gather-mixed-type");
     CHECK(gather != NULL, "MPICH Gather entry");
     if (gather) {
         static const struct {
