@@ -284,6 +284,14 @@ elseif(CASE STREQUAL "resume")
     done
     kill -TERM $pid
     wait $pid
+    # a rank may outlive its launcher for a moment and still append its measurement: resume
+    # only once the file has stopped changing (1 s unchanged, at most 10 s)
+    last=-1; same=0; i=0
+    while [ $same -lt 2 ] && [ $i -lt 20 ]; do
+      size=$(wc -c < raw.dat 2>/dev/null || echo 0)
+      if [ "$size" = "$last" ]; then same=$((same+1)); else same=0; fi
+      last=$size; sleep 0.5; i=$((i+1))
+    done
     echo killed after $n" WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE killed)
   groups(raw.dat g)
   list(LENGTH g before)
