@@ -73,7 +73,7 @@ for mpi in $mpis; do
       case $call in '' | '#'*) continue ;; esac
       # shellcheck disable=SC2086
       timeout 1200 $launcher env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$dir/A/profiles" MPIGUIDE_GUARD=0 "$bin" bench \
-        $args --calls-list="$call" --algs=default,tuned --interleave=10 --shuffle --quiet \
+        $args --calls-list="$call" --algs=default,tuned --interleave=10 --spread --shuffle --quiet \
         --output-file="$rem/tuned/launch-$k/$call.dat" </dev/null >/dev/null
     done <"$input"
   done

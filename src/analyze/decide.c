@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Candidates whose medians differ by less than this are a tie for the profile: the first in
- * name order wins, so that repeated runs choose the same one instead of whichever noise
- * favoured. So are candidates the fastest is not significantly faster than in every launch. */
+/* A candidate the fastest does not save at least this share of time against (or --min-gain,
+ * when larger) is a tie for the profile: the first in name order wins, so that repeated runs
+ * choose the same one instead of whichever noise favoured. So are candidates the fastest is
+ * not significantly faster than in every launch. */
 #define MG_TIE_TOLERANCE 0.05
 
 /* A candidate for the profile: a mock-up's violation or a library algorithm's opportunity,
@@ -33,12 +34,18 @@ static int beats(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
 }
 
 /* The profile's choice at pt: among the candidates of either kind that qualify, the first in
- * name order that ties with the fastest (within MG_TIE_TOLERANCE, or not beaten by it in every
- * launch); -1 for none. Close candidates swap places from run to run (MPICH 4.0.2, MPI_Scan of
- * 8 B at 2 ranks: scan_as_exscan_reducelocal and scan_lib_recursive_doubling within 10 % of
- * each other, either faster by launch), and a choice by the median alone followed them. */
+ * name order that ties with the fastest (the fastest saves less than the tie tolerance against
+ * it, or does not beat it in every launch); -1 for none. Close candidates swap places from run
+ * to run (MPICH 4.0.2, MPI_Scan of 8 B at 2 ranks: scan_as_exscan_reducelocal and
+ * scan_lib_recursive_doubling within 10 % of each other, either faster by launch), and a
+ * choice by the median alone followed them. The tolerance is the gain a candidate needs
+ * against the default: one that is worth no entry against the default is worth no change of
+ * entry either (MPICH 4.0.2, MPI_Allgather of 4 KiB: allgather_lib_brucks 7.6 % faster than
+ * allgather_as_alltoall in every launch of one tune, not significantly faster than the default
+ * in the next, so the two tunes chose differently). */
 static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     double dmed = pt->cells[pt->def].median;
+    double tol = a->opts.min_gain > MG_TIE_TOLERANCE ? a->opts.min_gain : MG_TIE_TOLERANCE;
     int best = -1;
     for (int k = 0; k < pt->ncells; k++) {
         const mg_cell *m = &pt->cells[k];
@@ -47,8 +54,7 @@ static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     for (int k = 0; best >= 0 && k < pt->ncells; k++) { /* cells are in name order (group.c) */
         const mg_cell *m = &pt->cells[k], *f = &pt->cells[best];
         if (!qualifies(a, m, dmed)) continue;
-        if (k == best || m->median <= f->median * (1 + MG_TIE_TOLERANCE) || !beats(a, f, m))
-            return k;
+        if (k == best || f->median > m->median * (1 - tol) || !beats(a, f, m)) return k;
     }
     return best;
 }

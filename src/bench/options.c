@@ -280,6 +280,7 @@ enum optid {
     O_FITPOINTS,
     O_EXCHANGES,
     O_INTERLEAVE,
+    O_SPREAD,
     O_COMM_SIZES,
     O_ROOTS,
     O_BACK_TO_BACK,
@@ -326,6 +327,7 @@ static const struct {
     {"fitpoints", O_FITPOINTS, ARG_REQUIRED},
     {"exchanges", O_EXCHANGES, ARG_REQUIRED},
     {"interleave", O_INTERLEAVE, ARG_REQUIRED},
+    {"spread", O_SPREAD, ARG_NONE},
     {"comm-sizes", O_COMM_SIZES, ARG_REQUIRED},
     {"roots", O_ROOTS, ARG_REQUIRED},
     {"back-to-back", O_BACK_TO_BACK, ARG_REQUIRED},
@@ -488,6 +490,9 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
     case O_INTERLEAVE:
         o->interleave_given = 1;
         return mg_opt_i64(e, opt, v, 0, 1000000, 0, &o->interleave);
+    case O_SPREAD:
+        o->spread = 1;
+        return 0;
     case O_COMM_SIZES: {
         free(o->comm_sizes);
         o->comm_sizes = NULL, o->ncomm_sizes = 0;
@@ -535,6 +540,8 @@ static int validate(mg_perr *e, mg_bench_opts *o) {
         return mg_perr_fail(e, "--table",
                             "cannot be combined with --resume (the table needs every "
                             "measurement of this run)");
+    if (o->spread && !o->interleave)
+        return mg_perr_fail(e, "--spread", "needs --interleave=B (the batches it spreads)");
     if (o->table && o->interleave)
         return mg_perr_fail(e, "--interleave",
                             "cannot be combined with --table (each cell is its own measurement)");
@@ -648,6 +655,8 @@ const char mg_bench_usage[] =
     "  --pages=huge|small          buffers on transparent huge pages (default) or base pages\n"
     "  --interleave=B              the algorithms of one (call, size) alternate in batches\n"
     "                              of B observations (ABBA); budget: theirs together\n"
+    "  --spread                    with --interleave: the sizes take turns too, so each\n"
+    "                              size's observations span the whole run (check's default)\n"
     "  --seed=S                    seed of --shuffle and random problems\n"
     "  --proc-sync=M               mpibarrier (MPI_Barrier), dissemination\n"
     "                              (dissem_barrier), window, roundtime (default)\n"

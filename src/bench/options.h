@@ -66,6 +66,7 @@ typedef struct mg_bench_opts {
     int fitpoints, exchanges; /* clock synchronisation: fit points, ping-pongs per point */
     int64_t interleave;       /* --interleave: batch size; 0: one measurement after another */
     int interleave_given;     /* --interleave was given (check's lines interleave by default) */
+    int spread;               /* --spread: the sizes' batches in turn too (interleave.c) */
     /* The application's conditions (docs/benchmark.md "Measuring like an application"): */
     int ncomm_sizes;  /* --comm-sizes: sub-communicators of MPI_COMM_WORLD that keep node */
     int *comm_sizes;  /* locality, measured in this launch; 0 entries: the whole job only */

@@ -439,8 +439,9 @@ int mg_bench_run(const mg_bench_opts *o) {
 
     /* header and output */
     char extra[4400];
-    snprintf(extra, sizeof extra, "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n#@pages=%s\n%s",
-             (unsigned long long)seed, o->shuffle, (long long)o->interleave,
+    snprintf(extra, sizeof extra,
+             "#@seed=%llu\n#@shuffle=%d\n#@interleave=%lld\n#@spread=%d\n#@pages=%s\n%s",
+             (unsigned long long)seed, o->shuffle, (long long)o->interleave, o->spread,
              o->small_pages ? "small" : "huge", layout);
     char *header = malloc(8192);
     if (header && mg_bench_header(&rs.h, o, 1, extra, header, 8192) != MPI_SUCCESS) st = 1;
@@ -462,20 +463,31 @@ int mg_bench_run(const mg_bench_opts *o) {
     for (int i = 0; i < jobs.n; i++) todo += !jobs.v[i].done;
     mg_progress_begin(&rs.pr, todo, o->quiet, rank);
     mg_job *group = o->interleave ? malloc(sizeof(mg_job) * (size_t)(jobs.n ? jobs.n : 1)) : NULL;
-    for (int k = 0; k < jobs.n && !(o->interleave && !group); k++) {
+    int *gsizes = o->interleave ? malloc(sizeof(int) * (size_t)(jobs.n ? jobs.n : 1)) : NULL;
+    for (int k = 0; k < jobs.n && !(o->interleave && (!group || !gsizes)); k++) {
         mg_job *j = &jobs.v[order[k]];
         if (j->done) continue;
         mg_progress_step(&rs.pr, mpiguide_collective_name(j->coll), j->algname, j->msize);
         int ng = 1, rc;
         if (group) { /* --interleave: every algorithm of this (call, msize) together */
+            int ngroups = 0;
             ng = 0;
-            for (int i = k; i < jobs.n; i++) {
-                mg_job *g = &jobs.v[order[i]];
-                if (g->done || g->coll != j->coll || g->msize != j->msize || g->q != j->q) continue;
-                group[ng++] = *g;
-                g->done = 1;
+            for (int f = k; f < jobs.n; f++) { /* --spread: and every (call, msize) after it */
+                mg_job *first = &jobs.v[order[f]];
+                if (first->done || first->q != j->q || (f > k && !o->spread)) continue;
+                gsizes[ngroups] = 0;
+                for (int i = f; i < jobs.n; i++) {
+                    mg_job *g = &jobs.v[order[i]];
+                    if (g->done || g->coll != first->coll || g->msize != first->msize ||
+                        g->q != first->q)
+                        continue;
+                    group[ng++] = *g;
+                    g->done = 1;
+                    gsizes[ngroups]++;
+                }
+                ngroups++;
             }
-            rc = mg_measure_interleaved(&rs, group, ng);
+            rc = mg_measure_rounds(&rs, group, gsizes, ngroups);
         } else {
             rc = measure(&rs, j);
         }
@@ -488,11 +500,12 @@ int mg_bench_run(const mg_bench_opts *o) {
         }
         rs.pr.done += ng;
     }
-    if (o->interleave && !group) {
+    if (o->interleave && (!group || !gsizes)) {
         mg_say(rank, 1, "bench", "out of memory");
         st = 1;
     }
     free(group);
+    free(gsizes);
     mg_progress_end(&rs.pr);
     if (!st && rs.table && rank == 0) mg_irrtab_print(rs.table, stdout);
     if (!st) st = rs.exit;

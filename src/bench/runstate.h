@@ -40,9 +40,11 @@ int mg_meas_open(mg_runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, 
 /* Rank 0: j's rows (runtimes and flags of n observations) and its --summary line. */
 void mg_meas_write(mg_runstate *rs, const mg_job *j, const double *rt, const int *flag, int64_t n);
 
-/* The measurements jobs[0..n) (one call and size, different algorithms) in rounds of
- * o->interleave observations each, alternating ABBA, until every one has its nrep or the
- * time budget of all of them together is spent. Collective; returns an MPI error code. */
-int mg_measure_interleaved(mg_runstate *rs, const mg_job *jobs, int n);
+/* The measurements jobs[0..) in groups of sizes[0..ngroups) consecutive jobs (a group: one
+ * call and size, different algorithms; every group on the same communicator), in rounds of
+ * o->interleave observations per measurement, alternating ABBA, until every one has its nrep
+ * or its group's time budget is spent. One group: --interleave; all of a run's: --spread.
+ * Collective; returns an MPI error code. */
+int mg_measure_rounds(mg_runstate *rs, const mg_job *jobs, const int *sizes, int ngroups);
 
 #endif

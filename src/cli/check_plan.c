@@ -59,8 +59,12 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
         v[i].nalgs = 1;
         v[i].shuffle = 1; /* interleaved order, so drift does not favour one algorithm */
         /* and the algorithms of one size side by side, in batches of 10 (bench --interleave):
-         * a slow period of the machine then falls on all of them alike */
-        if (!v[i].interleave_given && !v[i].table) v[i].interleave = 10;
+         * a slow period of the machine then falls on all of them alike; the sizes in turn too
+         * (--spread), so that each size sees the whole launch, not one of its stretches */
+        if (!v[i].interleave_given && !v[i].table) {
+            v[i].interleave = 10;
+            v[i].spread = 1;
+        }
         v[i].quiet = quiet;
     }
     mg_input_free(&in);

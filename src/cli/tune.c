@@ -185,7 +185,8 @@ static char *read_text(const char *path) {
 }
 
 /* Launch k of the validation of one input line: the default and `tuned` (the intercepted
- * MPI_* call with the profiles) interleaved in batches of 10 observations, in one job. */
+ * MPI_* call with the profiles) interleaved in batches of 10 observations, the sizes in turn
+ * (--spread), in one job. */
 static int validate_line(const tune_opts *o, const char *self, const char *lib,
                          const mg_input_line *l, int k, const char *stem) {
     char cmd[16384], arg[4200];
@@ -203,6 +204,7 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, arg);
     add_quoted(cmd, sizeof cmd, "--algs=default,tuned");
     add_quoted(cmd, sizeof cmd, "--interleave=10");
+    add_quoted(cmd, sizeof cmd, "--spread");
     add_quoted(cmd, sizeof cmd, "--shuffle");
     snprintf(arg, sizeof arg, "--output-file=%s/tuned/launch-%d/%s.dat", o->r.outdir, k, stem);
     add_quoted(cmd, sizeof cmd, arg);

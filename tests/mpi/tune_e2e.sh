@@ -34,7 +34,11 @@ grep -q 'MPI_Bcast' "$work/out/tables/tuned.txt" || fail "no tuned validation ta
 for k in 1 2; do
     grep -qx '#@interleave=10' "$work/out/tuned/launch-$k/MPI_Bcast.dat" ||
         fail "validation launch $k missing or not interleaved"
+    grep -qx '#@spread=1' "$work/out/tuned/launch-$k/MPI_Bcast.dat" ||
+        fail "validation launch $k did not spread its sizes over the launch"
 done
+# the check's launches spread theirs too (check's default)
+grep -qx '#@spread=1' "$work/out/raw/launch-1/MPI_Bcast.dat" || fail "check launch 1 did not spread its sizes"
 grep -Eq '^#@validated=(64|1024) bcast_(as|lib)_[a-z_]+ speedup=' "$prf" || fail "profile has no #@validated line"
 grep -Eq '^  [0-9]+ profile entr(y|ies) kept, 0 rejected by validation' "$work/tune.log" ||
     fail "tune's verdict does not say the entries were kept"
