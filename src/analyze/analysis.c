@@ -134,6 +134,7 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o) {
         have_barrier = k > 0;
     }
     if (mg_an_group(a, barrier_name)) return -1;
+    mg_an_set_aside(a);
     for (int ci = 0; ci < a->ncolls; ci++) {
         mg_coll_result *c = &a->colls[ci];
         /* processes of this collective: the header of a launch that measured it */
@@ -173,6 +174,8 @@ void mg_analysis_free(mg_analysis *a) {
     free(a->launches);
     for (int i = 0; i < a->nmissing; i++) free(a->missing[i]);
     free(a->missing);
+    for (int i = 0; i < a->ndisturbed; i++) free(a->disturbed[i]);
+    free(a->disturbed);
     for (int i = 0; i < a->nsyncnotes; i++) free(a->syncnotes[i]);
     free(a->syncnotes);
     memset(a, 0, sizeof *a);

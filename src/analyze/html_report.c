@@ -496,6 +496,19 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
         }
         fprintf(f, "</section>\n");
     }
+    if (a->ndisturbed) {
+        fprintf(f,
+                "<h2>Disturbed launches set aside</h2>\n<p>A launch whose default ran more "
+                "than %.0fx its median over the launches at a size measured the machine, not "
+                "the algorithms; it takes no part in the tests at that size.</p>\n<ul>\n",
+                MG_DISTURBED);
+        for (int i = 0; i < a->ndisturbed; i++) {
+            fprintf(f, "<li>");
+            esc(f, a->disturbed[i]);
+            fprintf(f, "</li>\n");
+        }
+        fprintf(f, "</ul>\n");
+    }
     if (a->nmissing || a->ds->nnotes) {
         fprintf(f, "<h2>Incomplete data</h2>\n<ul>\n");
         for (int i = 0; i < a->nmissing; i++) {

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Appends a formatted line to a list (missing data, sync notes). */
-static void add_line(char ***list, int *n, int *cap, const char *fmt, va_list ap) {
+void mg_an_add_line(char ***list, int *n, int *cap, const char *fmt, va_list ap) {
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (*n == *cap) {
@@ -32,7 +31,7 @@ static void missing(mg_analysis *a, const char *fmt, ...) __attribute__((format(
 static void missing(mg_analysis *a, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    add_line(&a->missing, &a->nmissing, &a->capmissing, fmt, ap);
+    mg_an_add_line(&a->missing, &a->nmissing, &a->capmissing, fmt, ap);
     va_end(ap);
 }
 
@@ -42,11 +41,16 @@ static void syncnote(mg_analysis *a, const char *fmt, ...) __attribute__((format
 static void syncnote(mg_analysis *a, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    add_line(&a->syncnotes, &a->nsyncnotes, &a->capsyncnotes, fmt, ap);
+    mg_an_add_line(&a->syncnotes, &a->nsyncnotes, &a->capsyncnotes, fmt, ap);
     va_end(ap);
 }
 
 /* ---- what is missing ---- */
+
+/* Did disturbed.c set launch l aside at pt? Its series are gone on purpose, not missing. */
+static int set_aside(const mg_point *pt, int l) {
+    return l < 64 && (pt->aside >> l & 1);
+}
 
 void mg_an_find_missing(mg_analysis *a, int have_barrier) {
     char sz[32];
@@ -61,7 +65,8 @@ void mg_an_find_missing(mg_analysis *a, int have_barrier) {
         for (int pi = 0; pi < c->npoints; pi++)
             for (int k = 0; k < c->points[pi].ncells; k++) {
                 mg_cell *m = &c->points[pi].cells[k];
-                for (int l = 0; l < a->nlaunches; l++) has[l] |= m->series[l] != NULL;
+                for (int l = 0; l < a->nlaunches; l++)
+                    has[l] |= m->series[l] != NULL || set_aside(&c->points[pi], l);
                 int known = 0;
                 for (int i = 0; i < nalgs; i++) known |= algs[i] == m->alg;
                 if (known) continue;
@@ -88,7 +93,7 @@ void mg_an_find_missing(mg_analysis *a, int have_barrier) {
             for (int k = 0; k < pt->ncells; k++) {
                 mg_cell *m = &pt->cells[k];
                 for (int l = 0; l < a->nlaunches; l++)
-                    if (has[l] && !m->series[l])
+                    if (has[l] && !m->series[l] && !set_aside(pt, l))
                         missing(a, "%s %s %s: missing in %s", cn, sz, mg_name(a, m->alg),
                                 a->ds->launches[a->launches[l]].path);
                 if (k != pt->def && pt->def >= 0 && !m->tested && m->nobs)

@@ -56,13 +56,16 @@ typedef struct mg_point { /* one collective at one message size */
     double tuned, tuned_default; /* medians of the tuned validation, NaN when absent */
     size_t tuned_n;
     /* the validation (validate.c), per launch default median / tuned median */
-    int val;                 /* enum mg_val */
-    int val_launches;        /* validation launches with both series (>= 2 observations) */
-    int val_expected;        /* validation launches that measured this collective */
-    int val_faster;          /* of those tested, launches where tuned was faster by the median */
-    double val_p, val_p_adj; /* largest launch p-value of "tuned faster"; after correction */
-    double val_speedup;      /* median over the launches of the per-launch speed-up */
-    double val_speedup_min;  /* the smallest per-launch speed-up */
+    int val;                  /* enum mg_val */
+    int val_launches;         /* validation launches with both series (>= 2 observations) */
+    int val_expected;         /* validation launches that measured this collective */
+    int val_faster;           /* of those tested, launches where tuned was faster by the median */
+    double val_p, val_p_adj;  /* largest launch p-value of "tuned faster"; after correction */
+    double val_speedup;       /* median over the launches of the per-launch speed-up */
+    double val_speedup_min;   /* the smallest per-launch speed-up */
+    int set_aside;            /* check launches set aside here as disturbed (disturbed.c) */
+    unsigned long long aside; /* which: bit l for check launch l (the first 64) */
+    int val_set_aside;        /* validation launches set aside here as disturbed */
 } mg_point;
 
 typedef struct mg_mono { /* monotony between adjacent sizes of the default */
@@ -128,6 +131,8 @@ typedef struct mg_analysis {
     int oversub, oversub_ranks, oversub_cores, busy_poll;
     char **missing; /* incomplete data, one line each */
     int nmissing, capmissing;
+    char **disturbed; /* launches set aside at a size (disturbed.c), one line each */
+    int ndisturbed, capdisturbed;
     char **syncnotes; /* observations flagged invalid by the sync, one line per cell */
     int nsyncnotes, capsyncnotes;
     size_t nsync_flagged, nsync_total; /* flagged rows and all rows of the check launches */
@@ -148,6 +153,18 @@ const char *mg_stat_label(int test);     /* "t", "z", "U", "D" */
 /* The steps of mg_analysis_run, one file each (group.c, significance.c, decide.c, missing.c). */
 int mg_an_group(mg_analysis *a, int barrier_name);
 int mg_an_fill_cell(mg_analysis *a, mg_cell *c);
+/* A launch whose default median at a size is more than MG_DISTURBED times the reference (the
+ * median over the check launches' medians) measured a disturbed machine, not the algorithms:
+ * disturbed.c sets such check launches aside at that size (every cell's series there becomes
+ * NULL) before the cells are summarised, and says so in a->disturbed. */
+#define MG_DISTURBED 3.0
+void mg_an_set_aside(mg_analysis *a);
+/* Is a launch's default median at pt, dmed, disturbed against the check's? (validate.c) */
+int mg_an_disturbed(const mg_point *pt, double dmed);
+void mg_an_note_disturbed(mg_analysis *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends a formatted line to a list of notes (missing data, sync notes, disturbed launches). */
+void mg_an_add_line(char ***list, int *n, int *cap, const char *fmt, va_list ap);
 /* The per-launch tests of candidate x against reference y; p = the largest launch p-value. */
 void mg_an_test_cells(const mg_analysis *a, const mg_cell *x, const mg_cell *y, int *tested,
                       int *faster, double *stat, double *p);

@@ -250,6 +250,15 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
                 a->nnoentry, a->nnoentry == 1 ? "" : "s", a->nnoentry_slow,
                 a->nnoentry_slow && a->oversub ? " (the machine is oversubscribed: noise)" : "");
     }
+    if (a->ndisturbed) {
+        int lim = brief ? 5 : a->ndisturbed;
+        fprintf(f,
+                "\nDisturbed launches set aside (%d; the default's median more than %.0fx its "
+                "median over the launches at that size: the machine, not the algorithms):\n",
+                a->ndisturbed, MG_DISTURBED);
+        for (int i = 0; i < a->ndisturbed && i < lim; i++) fprintf(f, "  - %s\n", a->disturbed[i]);
+        if (a->ndisturbed > lim) fprintf(f, "  ... %d more in summary.txt\n", a->ndisturbed - lim);
+    }
     if (a->nmissing) {
         int lim = brief ? 10 : a->nmissing;
         fprintf(f, "\nIncomplete data (%d item%s; analysed what is there):\n", a->nmissing,

@@ -9,6 +9,7 @@
  * with its numbers. Sizes without an entry run the library's own collective through the
  * interception: their rows are a no-regression check (tuned and default expected equal). Pure: no
  * MPI. */
+#include "util/format.h"
 #include "model.h"
 #include <math.h>
 #include <stdlib.h>
@@ -26,13 +27,24 @@ static void measure_point(mg_analysis *a, const unsigned char *has, const mg_col
     const mg_dataset *ds = a->ds;
     double r[64];
     int k = 0;
-    pt->val_launches = pt->val_expected = pt->val_faster = 0;
+    pt->val_launches = pt->val_expected = pt->val_faster = pt->val_set_aside = 0;
     pt->val_p = pt->val_p_adj = pt->val_speedup = pt->val_speedup_min = NAN;
     for (int l = 0; l < ds->nlaunches; l++) {
         if (!ds->launches[l].tuned || !has[(size_t)l * (size_t)ds->nnames + (size_t)coll]) continue;
-        pt->val_expected++;
         const mg_series *sd = mg_dataset_find_series(ds, coll, def, l, pt->msize, c->p_key);
         const mg_series *st = mg_dataset_find_series(ds, coll, tuned, l, pt->msize, c->p_key);
+        double dmed = sd && sd->n ? mg_an_median_sorted(sd->v, sd->n) : NAN;
+        if (mg_an_disturbed(pt, dmed)) { /* against the check's default (disturbed.c) */
+            pt->val_set_aside++;
+            char sz[32];
+            mg_an_note_disturbed(a,
+                                 "%s %s: %s set aside (the default's median %.1fx its median "
+                                 "in the check)",
+                                 mg_name(a, coll), mg_fmt_size(sz, sizeof sz, pt->msize),
+                                 ds->launches[l].path, dmed / pt->cells[pt->def].median);
+            continue;
+        }
+        pt->val_expected++;
         double stat, p;
         if (!sd || !st || sd->n < 2 || st->n < 2 ||
             mg_an_test_series(a->opts.test, st, sd, &stat, &p))
@@ -63,8 +75,14 @@ static void entries(const mg_analysis *a, const mg_coll_result *c, int *cand) {
     }
 }
 
+/* Enough validation launches left after setting disturbed ones aside: two (the issue's "at
+ * least 2 fresh launches"), or all there were when none was set aside. */
+static int enough(const mg_point *pt) {
+    return pt->val_expected > 0 && (pt->val_set_aside == 0 || pt->val_launches >= 2);
+}
+
 static int kept(const mg_analysis *a, const mg_point *pt) {
-    return pt->val_expected > 0 && pt->val_launches == pt->val_expected &&
+    return enough(pt) && pt->val_launches == pt->val_expected &&
            pt->val_faster == pt->val_launches && pt->val_p_adj < a->opts.alpha &&
            pt->val_speedup_min >= a->val_min_speedup && pt->val_speedup >= a->val_gain_speedup;
 }
@@ -157,7 +175,11 @@ const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, 
         snprintf(buf, n, "kept");
         break;
     case MG_VAL_REJECTED:
-        if (pt->val_expected == 0 || pt->val_launches < pt->val_expected)
+        if (!enough(pt) && pt->val_set_aside)
+            snprintf(buf, n,
+                     "rejected: %d validation launch%s left after %d set aside as disturbed",
+                     pt->val_expected, pt->val_expected == 1 ? "" : "es", pt->val_set_aside);
+        else if (pt->val_expected == 0 || pt->val_launches < pt->val_expected)
             snprintf(buf, n, "rejected: not measured in every validation launch");
         else if (pt->val_faster < pt->val_launches)
             snprintf(buf, n, "rejected: slower in %d of %d launches",

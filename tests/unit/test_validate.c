@@ -326,6 +326,55 @@ static void vcollective(void) {
     done(&r, dir);
 }
 
+/* A disturbed launch (every algorithm 40x slower, no difference between them) is set aside at
+ * that size, in the check and in the validation, and said so; the rest decides. Four check
+ * launches, the fourth disturbed at 1 KiB: the mock-up is a candidate there all the same. Three
+ * validation launches with one disturbed: kept on the other two. Two with one disturbed: one
+ * is left, fewer than the two an entry needs: rejected, saying why. */
+static void disturbed(void) {
+    for (int nval = 3; nval >= 2; nval--) {
+        char *dir = synth_tmpdir();
+        synth_seed(10 + (uint64_t)nval);
+        for (int l = 0; l < 4; l++) {
+            FILE *f = synth_open(dir, l, AR, 4);
+            if (!f) continue;
+            int bad = l == 3;
+            synth_rows(f, AR, "default", 1024, bad ? 800e-6 : 20e-6, 0.03, 60);
+            synth_rows(f, AR, MOCK, 1024, bad ? 800e-6 : 12e-6, 0.03, 60);
+            fclose(f);
+        }
+        for (int k = 1; k <= nval; k++)
+            val_rows(dir, k, 1024, k == 2 ? 800e-6 : 20e-6, k == 2 ? 800e-6 : 12.2e-6, 60, 0.03,
+                     NULL);
+        run r;
+        CHECK(analyse(dir, &r) == 0, "disturbed %d: analysis", nval);
+        const mg_point *pt = point(&r, AR, 1024);
+        char b[160];
+        const char *v = pt ? mg_val_verdict(&r.a, pt, b, sizeof b) : "?";
+        CHECK(pt && pt->set_aside == 1 && pt->aside == 1ULL << 3 && pt->candidate >= 0 &&
+                  pt->val_set_aside == 1,
+              "disturbed %d: launch 4 and validation launch 2 set aside, the mock-up a candidate "
+              "(set aside %d, candidate %d, validation set aside %d)",
+              nval, pt ? pt->set_aside : -1, pt ? pt->candidate : -1, pt ? pt->val_set_aside : -1);
+        if (nval == 3)
+            CHECK(pt && pt->val == MG_VAL_KEPT && pt->val_launches == 2,
+                  "disturbed 3: kept on two launches: %s", v);
+        else
+            CHECK(
+                pt && pt->val == MG_VAL_REJECTED &&
+                    !strcmp(v, "rejected: 1 validation launch left after 1 set aside as disturbed"),
+                "disturbed 2: rejected: %s", v);
+        char *s = read_out(dir, "summary.txt");
+        CHECK(s && strstr(s, "Disturbed launches set aside (2;") &&
+                  strstr(s, "raw/launch-3 set aside") && strstr(s, "tuned/launch-2 set aside") &&
+                  !strstr(s, "missing in"),
+              "disturbed %d: the summary lists both, and nothing as missing:\n%s", nval,
+              s ? s : "");
+        free(s);
+        done(&r, dir);
+    }
+}
+
 int main(void) {
     holds();
     one_launch_slower();
@@ -334,5 +383,6 @@ int main(void) {
     unvalidated();
     no_entry();
     vcollective();
+    disturbed();
     return DONE();
 }
