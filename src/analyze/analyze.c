@@ -54,6 +54,48 @@ static int writable_dir(const char *dir) {
     return 0;
 }
 
+int mg_analyze_disturbed(const mg_analyze_opts *o, const char *dir, int wanted, char ***names,
+                         int *n) {
+    mg_dataset ds;
+    mg_dataset_init(&ds);
+    mg_analysis a;
+    memset(&a, 0, sizeof a);
+    char *dirs[1] = {(char *)dir};
+    int rc = 1;
+    *names = NULL;
+    *n = 0;
+    if (load(&ds, dirs, 1)) goto out;
+    if (mg_analysis_run(&a, &ds, o)) {
+        mg_error("analyze", "out of memory");
+        goto out;
+    }
+    rc = 0;
+    for (int ci = 0; ci < a.ncolls && !rc; ci++) {
+        const mg_coll_result *c = &a.colls[ci];
+        int short_of = 0;
+        for (int pi = 0; pi < c->npoints; pi++) {
+            const mg_point *pt = &c->points[pi];
+            short_of |= pt->candidate >= 0 && pt->val_set_aside > 0 && pt->val_expected < wanted;
+        }
+        if (!short_of) continue;
+        char **v = realloc(*names, sizeof(char *) * (size_t)(*n + 1));
+        char *name = strdup(mg_name(&a, c->name));
+        if (!v || !name) {
+            free(name);
+            if (v) *names = v;
+            mg_error("analyze", "out of memory");
+            rc = 1;
+            break;
+        }
+        *names = v;
+        (*names)[(*n)++] = name;
+    }
+out:
+    mg_analysis_free(&a);
+    mg_dataset_free(&ds);
+    return rc;
+}
+
 int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
     if (n < 1) return 2;
     const char *outdir = o->outdir ? o->outdir : dirs[0];

@@ -51,6 +51,13 @@ const char *mg_test_name(int test);
  * 3 (o->exit_code and pattern violations found). */
 int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n);
 
+/* tune: the collectives (names, malloc'd, in *names) that have a candidate profile entry with
+ * fewer than `wanted` validation launches to judge it by because some were set aside as
+ * disturbed (docs/check.md), so that tune can run them once more. Writes nothing. 0, or 1
+ * after a message. */
+int mg_analyze_disturbed(const mg_analyze_opts *o, const char *dir, int wanted, char ***names,
+                         int *n);
+
 /* `mpiguide compare`: both directories analysed with o, printed side by side on o->out. */
 int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir_b);
 

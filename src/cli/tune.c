@@ -30,6 +30,8 @@
     "launches, writes OUTDIR/profiles/, then validates every entry in V more launches that\n"      \
     "measure the tuned library (LD_PRELOAD with MPIGUIDE_PROFILES) against the default,\n"         \
     "interleaved; an entry is kept only when significantly faster in every one of them.\n"         \
+    "A launch whose default runs over 3x its check median at an entry's size is set aside\n"       \
+    "as disturbed and that collective's lines run once more (at most V more launches).\n"          \
     "Candidates are the mock-ups and the MPI's own algorithms (*_lib_*); export the\n"             \
     "library-algorithm part with `mpiguide export` (docs/library-algorithms.md).\n"                \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
@@ -210,9 +212,22 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, arg);
     if (o->r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
     char what[256];
-    snprintf(what, sizeof what, "validation launch %d of %d: %s, tuned library against default", k,
-             o->validate, l->call);
+    if (k <= o->validate)
+        snprintf(what, sizeof what, "validation launch %d of %d: %s, tuned library against default",
+                 k, o->validate, l->call);
+    else
+        snprintf(what, sizeof what,
+                 "validation launch %d: %s again (a launch was disturbed at an entry's size)", k,
+                 l->call);
     return run(what, cmd, o->r.quiet);
+}
+
+/* OUTDIR/tuned/launch-K, writable. 0, or 1. */
+static int launch_dir(const tune_opts *o, int k) {
+    char sub[4300], mk[9000] = "mkdir -p";
+    snprintf(sub, sizeof sub, "%s/tuned/launch-%d", o->r.outdir, k);
+    add_quoted(mk, sizeof mk, sub);
+    return system(mk) != 0 || access(sub, W_OK) != 0;
 }
 
 /* OUTDIR/tuned/ afresh with launch-1 .. launch-V: a validation of earlier profiles must not
@@ -222,14 +237,34 @@ static int fresh_tuned_dir(const tune_opts *o) {
     snprintf(dir, sizeof dir, "%s/tuned", o->r.outdir);
     add_quoted(cmd, sizeof cmd, dir);
     int rc = system(cmd) != 0;
-    for (int k = 1; k <= o->validate && !rc; k++) {
-        char sub[4300], mk[9000] = "mkdir -p";
-        snprintf(sub, sizeof sub, "%s/launch-%d", dir, k);
-        add_quoted(mk, sizeof mk, sub);
-        rc = system(mk) != 0 || access(sub, W_OK) != 0;
-    }
+    for (int k = 1; k <= o->validate && !rc; k++) rc = launch_dir(o, k);
     if (rc) mg_error(dir, "cannot create the validation directories");
     return rc;
+}
+
+/* Validation launches set aside as disturbed at an entry's size (docs/check.md) leave it with
+ * fewer than V launches to be judged by: the input lines of those collectives run once more,
+ * as launch V+1, V+2, ..., at most V more times in all. 0, or 1 after a message. */
+static int revalidate(const tune_opts *o, const char *self, const char *lib, const mg_input *in,
+                      const int *colls) {
+    for (int extra = 1; extra <= o->validate; extra++) {
+        char **names = NULL;
+        int n = 0, rc = mg_analyze_disturbed(&o->r.an, o->r.outdir, o->validate, &names, &n);
+        int k = o->validate + extra;
+        if (!rc && n) rc = launch_dir(o, k);
+        for (int i = 0; i < in->n && !rc && n; i++) {
+            int again = 0;
+            for (int j = 0; j < n; j++) again |= !strcmp(names[j], in->lines[i].call);
+            if (!again) continue;
+            char stem[128];
+            mg_line_stem(colls, i, stem, sizeof stem);
+            rc = validate_line(o, self, lib, &in->lines[i], k, stem) ? 1 : 0;
+        }
+        for (int j = 0; j < n; j++) free(names[j]);
+        free(names);
+        if (rc || !n) return rc;
+    }
+    return 0;
 }
 
 int mg_cmd_tune(int argc, char **argv) {
@@ -313,6 +348,7 @@ int mg_cmd_tune(int argc, char **argv) {
                 mg_line_stem(colls, i, stem, sizeof stem);
                 rc = validate_line(&o, self, lib, &in.lines[i], k, stem) ? 1 : 0;
             }
+        if (!rc && colls) rc = revalidate(&o, self, lib, &in, colls);
         free(colls);
         if (rc)
             mg_error("tune",

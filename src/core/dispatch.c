@@ -10,18 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 /* Test builds only: MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Name makes the library's default of that
- * collective, as the benchmark and check measure it, 200 us slower, so the end-to-end test of
- * `tune` has a real violation to find and the tuned launch has a default to avoid. */
+ * collective, as the benchmark and check measure it, 200 us slower (MPIGUIDE_TEST_SLOW_DEFAULT_US
+ * microseconds), so the end-to-end test of `tune` has a real violation to find and the tuned
+ * launch has a default to avoid; a much longer delay in one launch makes it a disturbed one. */
 static void test_slow_default(int coll) {
     static int read, slow = -1;
+    static double delay = 200e-6;
     if (!read) {
-        const char *e = getenv("MPIGUIDE_TEST_SLOW_DEFAULT");
+        const char *e = getenv("MPIGUIDE_TEST_SLOW_DEFAULT"),
+                   *us = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_US");
         slow = e ? mpiguide_collective_id(e) : -1;
+        if (us && atof(us) > 0) delay = atof(us) * 1e-6;
         read = 1;
     }
     if (slow != coll) return;
     double t = PMPI_Wtime();
-    while (PMPI_Wtime() - t < 200e-6) continue;
+    while (PMPI_Wtime() - t < delay) continue;
 }
 /* Test builds only: MPIGUIDE_TEST_SLOW_ALG=name makes that mock-up 200 us slower wherever it
  * runs, so a profile entry can be made deliberately wrong for the test of the guard. */
