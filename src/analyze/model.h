@@ -159,8 +159,13 @@ int mg_an_fill_cell(mg_analysis *a, mg_cell *c);
  * NULL) before the cells are summarised, and says so in a->disturbed. */
 #define MG_DISTURBED 3.0
 void mg_an_set_aside(mg_analysis *a);
-/* Is a launch's default median at pt, dmed, disturbed against the check's? (validate.c) */
+/* Is a launch's default median at pt, dmed, disturbed against the check's (which needs three
+ * check launches with the default there)? validate.c and the tuned medians. */
 int mg_an_disturbed(const mg_point *pt, double dmed);
+/* Is validation launch l set aside at pt as disturbed (its default's median disturbed against
+ * the check's, and not every validation launch there so)? */
+int mg_an_val_aside(const mg_analysis *a, const mg_coll_result *c, const mg_point *pt, int l);
+/* Appends a line to a->disturbed (summary.txt, report). */
 void mg_an_note_disturbed(mg_analysis *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Appends a formatted line to a list of notes (missing data, sync notes, disturbed launches). */

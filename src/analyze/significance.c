@@ -190,14 +190,17 @@ fail:
     return -1;
 }
 
-/* Median over the tuned launches of each launch's median of (coll, alg, msize). */
-static double tuned_median(const mg_analysis *a, const mg_coll_result *c, int alg, long long msize,
-                           size_t *nobs) {
+/* Median over the tuned launches of each launch's median of (coll, alg, msize), without the
+ * launches validate.c sets aside as disturbed at that size (their default's median over 3x the
+ * check's): the tuned table's medians then come from the launches its speed-ups come from. */
+static double tuned_median(const mg_analysis *a, const mg_coll_result *c, const mg_point *pt,
+                           int alg, long long msize, size_t *nobs) {
     const mg_dataset *ds = a->ds;
     double lm[64];
     int k = 0;
     for (int l = 0; l < ds->nlaunches && k < 64; l++) {
         if (!ds->launches[l].tuned) continue;
+        if (mg_an_val_aside(a, c, pt, l)) continue;
         const mg_series *s = mg_dataset_find_series(ds, c->name, alg, l, msize, c->p_key);
         if (!s || !s->n) continue;
         lm[k++] = mg_an_median_sorted(s->v, s->n);
@@ -214,10 +217,11 @@ void mg_an_tuned_results(mg_analysis *a) {
         mg_coll_result *c = &a->colls[ci];
         for (int pi = 0; pi < c->npoints; pi++) {
             mg_point *pt = &c->points[pi];
-            if (tuned >= 0) pt->tuned = tuned_median(a, c, tuned, pt->msize, &pt->tuned_n);
-            if (def >= 0) pt->tuned_default = tuned_median(a, c, def, pt->msize, NULL);
+            if (tuned >= 0) pt->tuned = tuned_median(a, c, pt, tuned, pt->msize, &pt->tuned_n);
+            if (def >= 0) pt->tuned_default = tuned_median(a, c, pt, def, pt->msize, NULL);
             for (int k = 0; k < pt->ncells; k++)
-                pt->cells[k].tuned_median = tuned_median(a, c, pt->cells[k].alg, pt->msize, NULL);
+                pt->cells[k].tuned_median =
+                    tuned_median(a, c, pt, pt->cells[k].alg, pt->msize, NULL);
         }
     }
 }

@@ -34,7 +34,7 @@ static void measure_point(mg_analysis *a, const unsigned char *has, const mg_col
         const mg_series *sd = mg_dataset_find_series(ds, coll, def, l, pt->msize, c->p_key);
         const mg_series *st = mg_dataset_find_series(ds, coll, tuned, l, pt->msize, c->p_key);
         double dmed = sd && sd->n ? mg_an_median_sorted(sd->v, sd->n) : NAN;
-        if (mg_an_disturbed(pt, dmed)) { /* against the check's default (disturbed.c) */
+        if (mg_an_val_aside(a, c, pt, l)) { /* disturbed.c */
             pt->val_set_aside++;
             char sz[32];
             mg_an_note_disturbed(a,
@@ -178,7 +178,7 @@ const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, 
         if (!enough(pt) && pt->val_set_aside)
             snprintf(buf, n,
                      "rejected: %d validation launch%s left after %d set aside as disturbed",
-                     pt->val_expected, pt->val_expected == 1 ? "" : "es", pt->val_set_aside);
+                     pt->val_launches, pt->val_launches == 1 ? "" : "es", pt->val_set_aside);
         else if (pt->val_expected == 0 || pt->val_launches < pt->val_expected)
             snprintf(buf, n, "rejected: not measured in every validation launch");
         else if (pt->val_faster < pt->val_launches)

@@ -54,6 +54,15 @@ static void share_buffers(lane *v, int n) {
         mpiguide_args *a = &v[i].c.args;
         if (a->sendbuf == v[i].c.sbuf) a->sendbuf = own->sbuf;
         if (a->recvbuf == v[i].c.rbuf) a->recvbuf = own->rbuf;
+        /* the lane's own block is not used again (only verification and warm-up filled it):
+         * free it, or a spread run holds every lane's block, 2 MiB each with huge pages */
+        int elsewhere = (a->sendbuf == own->sbuf || a->sendbuf == MPI_IN_PLACE || !a->sendbuf) &&
+                        (a->recvbuf == own->rbuf || !a->recvbuf);
+        if (elsewhere) {
+            free(v[i].c.block);
+            v[i].c.block = NULL;
+            v[i].c.sbuf = v[i].c.rbuf = NULL;
+        }
     }
 }
 
@@ -144,7 +153,7 @@ int mg_measure_rounds(mg_runstate *rs, const mg_job *jobs, const int *sizes, int
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, h->hcomm);
     if (any) {
         mg_say(h->rank, 0, mpiguide_collective_name(jobs[0].coll),
-               "skipped: out of memory for the interleaved observations");
+               "skipped (%d sizes): out of memory for the interleaved observations", ngroups);
         goto out;
     }
     if ((rc = mg_harness_sync_clocks(h, 0)) != MPI_SUCCESS) goto out;
@@ -153,6 +162,9 @@ int mg_measure_rounds(mg_runstate *rs, const mg_job *jobs, const int *sizes, int
         gs[gi].n = sizes[gi];
         rc = group_open(rs, h, &gs[gi]);
     }
+    /* opening (probe, verification, warm-up of every lane) can take longer than the clock
+     * model stays fresh */
+    if (rc == MPI_SUCCESS) rc = mg_harness_sync_clocks(h, 0);
     for (int round = 0, left = ngroups; left > 0 && rc == MPI_SUCCESS; round++) {
         /* the groups in turn, the order reversed every round as the lanes' is */
         for (int k = 0; k < ngroups && rc == MPI_SUCCESS; k++) {

@@ -31,7 +31,7 @@
     "measure the tuned library (LD_PRELOAD with MPIGUIDE_PROFILES) against the default,\n"         \
     "interleaved; an entry is kept only when significantly faster in every one of them.\n"         \
     "A launch whose default runs over 3x its check median at an entry's size is set aside\n"       \
-    "as disturbed and that collective's lines run once more (at most V more launches).\n"          \
+    "as disturbed and that collective's lines run once more (at most max(V, 2) more).\n"           \
     "Candidates are the mock-ups and the MPI's own algorithms (*_lib_*); export the\n"             \
     "library-algorithm part with `mpiguide export` (docs/library-algorithms.md).\n"                \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
@@ -243,18 +243,24 @@ static int fresh_tuned_dir(const tune_opts *o) {
 }
 
 /* Validation launches set aside as disturbed at an entry's size (docs/check.md) leave it with
- * fewer than V launches to be judged by: the input lines of those collectives run once more,
- * as launch V+1, V+2, ..., at most V more times in all. 0, or 1 after a message. */
+ * fewer than V (at least 2) launches to be judged by: the input lines of those collectives run
+ * once more, as launch V+1, V+2, ..., at most max(V, 2) more times in all. 0, or 1 after a
+ * message. */
 static int revalidate(const tune_opts *o, const char *self, const char *lib, const mg_input *in,
                       const int *colls) {
-    for (int extra = 1; extra <= o->validate; extra++) {
+    /* an entry needs two launches once one was set aside (validate.c), even with V = 1 */
+    int want = o->validate < 2 ? 2 : o->validate;
+    for (int extra = 1; extra <= want; extra++) {
         char **names = NULL;
-        int n = 0, rc = mg_analyze_disturbed(&o->r.an, o->r.outdir, o->validate, &names, &n);
+        int n = 0, rc = mg_analyze_disturbed(&o->r.an, o->r.outdir, want, &names, &n);
         int k = o->validate + extra;
-        if (!rc && n) rc = launch_dir(o, k);
+        if (!rc && n && launch_dir(o, k)) {
+            mg_error(o->r.outdir, "cannot create tuned/launch-%d", k);
+            rc = 1;
+        }
         for (int i = 0; i < in->n && !rc && n; i++) {
-            int again = 0;
-            for (int j = 0; j < n; j++) again |= !strcmp(names[j], in->lines[i].call);
+            int again = 0; /* the canonical name, as the raw files have it */
+            for (int j = 0; j < n; j++) again |= mg_coll_lookup(names[j]) == colls[i];
             if (!again) continue;
             char stem[128];
             mg_line_stem(colls, i, stem, sizeof stem);

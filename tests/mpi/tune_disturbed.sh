@@ -12,18 +12,18 @@ rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
 cat > "$work/in.txt" <<IN
 MPI_Bcast --msizes-list=1024 --nrep=40 --rt-bench-time-ms=400
 IN
-# the launcher: launches 1-2 check, 3-4 validation; the 4th is the disturbed one
+# the launcher: launches 1-3 check, 4-5 validation; the 5th is the disturbed one
 echo 0 > "$work/count"
 cat > "$work/launch.sh" <<SH
 #!/bin/sh
 n=\$((\$(cat "$work/count") + 1)); echo \$n > "$work/count"
-us=200; [ \$n -eq 4 ] && us=2000
+us=200; [ \$n -eq 5 ] && us=2000
 exec $mpiexec -n $np env MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Bcast MPIGUIDE_TEST_SLOW_DEFAULT_US=\$us "\$@"
 SH
 chmod +x "$work/launch.sh"
-"$bin" tune --launcher "$work/launch.sh" -f "$work/in.txt" -o "$work/out" --launches 2 \
+"$bin" tune --launcher "$work/launch.sh" -f "$work/in.txt" -o "$work/out" --launches 3 \
     --quiet >"$work/tune.log" 2>&1 || fail "tune failed"
-[ "$(cat "$work/count")" -eq 5 ] || fail "$(cat "$work/count") launches, expected 5 (2 check, 2 validation, 1 again)"
+[ "$(cat "$work/count")" -eq 6 ] || fail "$(cat "$work/count") launches, expected 6 (3 check, 2 validation, 1 again)"
 [ -s "$work/out/tuned/launch-3/MPI_Bcast.dat" ] || fail "no third validation launch"
 grep -q "MPI_Bcast 1 KiB: $work/out/tuned/launch-2 set aside" "$work/out/summary.txt" ||
     fail "summary.txt does not list the disturbed launch: $(grep -A3 Disturbed "$work/out/summary.txt")"

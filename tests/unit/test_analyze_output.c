@@ -437,8 +437,9 @@ static void tuned(void) {
     synth_rmrf(dir);
 }
 
-/* Two qualifying mock-ups within 5 % of each other are a tie: the profile takes the first in
- * name order, whichever noise made faster, so repeated runs agree; beyond 5 % the fastest. */
+/* Two qualifying mock-ups within --min-gain (10 %) of each other are a tie: the profile takes the
+ * first in name order, whichever noise made faster, so repeated runs agree; beyond it the fastest.
+ */
 static void ties(void) {
     static const struct {
         double m1, m2; /* medians of allreduce_as_reduce_bcast, allreduce_as_reducescatter_... */
@@ -465,8 +466,8 @@ static void ties(void) {
     }
 }
 
-/* Candidates more than 5 % apart whose order changes from launch to launch are a tie too: the
- * fastest by the median over launches does not beat the other in every launch, so the first in
+/* Candidates more than --min-gain apart whose order changes from launch to launch are a tie too:
+ * the fastest by the median over launches does not beat the other in every launch, so the first in
  * name order wins; where it beats it in every launch by at least --min-gain, the fastest; by
  * less, a tie again. */
 static void ties_by_launch(void) {
