@@ -17,7 +17,8 @@
 # Usage: bench/decision_quality.sh [OUTDIR]   (default out/decision_quality)
 # Environment: MPIS (default "openmpi mpich"), NP (default 2), INPUT (default: the small input
 # below), LAUNCHES (check launches per tune, default 3), VALIDATE (validation launches, default
-# 2), REMEASURE (default 3), BUILD (default build: trees BUILD/<mpi>).
+# 2), REMEASURE (default 3), BUILD (default build: trees BUILD/<mpi>), LAUNCH_ARGS (more
+# launcher options, e.g. "-bind-to core" for MPICH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-out/decision_quality}
@@ -49,7 +50,7 @@ for mpi in $mpis; do
   bin=$PWD/$tree/bin/mpiguide
   lib=$(readlink -f "$tree/lib/libmpiguide.so")
   [ -x "$bin" ] && [ -f "$lib" ] || { echo "decision_quality: no build in $tree (scripts/build.sh $mpi)" >&2; exit 1; }
-  launcher="mpirun.$mpi -np $np"
+  launcher="mpirun.$mpi -np $np${LAUNCH_ARGS:+ $LAUNCH_ARGS}"
   [ "$mpi" = openmpi ] && [ "$np" -gt "$(nproc)" ] && launcher="$launcher --oversubscribe"
   dir=$out/$mpi
   rm -rf "$dir" && mkdir -p "$dir"
