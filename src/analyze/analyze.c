@@ -54,6 +54,17 @@ static int writable_dir(const char *dir) {
     return 0;
 }
 
+/* Loads dirs and runs the analysis; 0, or -1 after a message (who: the command). */
+static int load_and_run(mg_dataset *ds, mg_analysis *a, char **dirs, int n,
+                        const mg_analyze_opts *o, const char *who) {
+    if (load(ds, dirs, n)) return -1;
+    if (mg_analysis_run(a, ds, o)) {
+        mg_error(who, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 int mg_analyze_disturbed(const mg_analyze_opts *o, const char *dir, int wanted, char ***names,
                          int *n) {
     mg_dataset ds;
@@ -64,11 +75,7 @@ int mg_analyze_disturbed(const mg_analyze_opts *o, const char *dir, int wanted, 
     int rc = 1;
     *names = NULL;
     *n = 0;
-    if (load(&ds, dirs, 1)) goto out;
-    if (mg_analysis_run(&a, &ds, o)) {
-        mg_error("analyze", "out of memory");
-        goto out;
-    }
+    if (load_and_run(&ds, &a, dirs, 1, o, "analyze")) goto out;
     rc = 0;
     for (int ci = 0; ci < a.ncolls && !rc; ci++) {
         const mg_coll_result *c = &a.colls[ci];
@@ -104,11 +111,7 @@ int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
     mg_analysis a;
     memset(&a, 0, sizeof a);
     int rc = 1;
-    if (load(&ds, dirs, n) || writable_dir(outdir)) goto out;
-    if (mg_analysis_run(&a, &ds, o)) {
-        mg_error("analyze", "out of memory");
-        goto out;
-    }
+    if (load_and_run(&ds, &a, dirs, n, o, "analyze") || writable_dir(outdir)) goto out;
     if (mg_write_tables(&a, outdir) || mg_write_profiles(&a, outdir) ||
         mg_write_report(&a, outdir) || mg_write_summary(&a, outdir, NULL))
         goto out;
@@ -236,11 +239,7 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
     }
     for (int i = 0; i < 2; i++) {
         char *d = (char *)dirs[i];
-        if (load(&s[i].ds, &d, 1)) goto out;
-        if (mg_analysis_run(&s[i].a, &s[i].ds, o)) {
-            mg_error("compare", "out of memory");
-            goto out;
-        }
+        if (load_and_run(&s[i].ds, &s[i].a, &d, 1, o, "compare")) goto out;
     }
     FILE *f = o->out ? o->out : stdout;
     char b[64], c[64];

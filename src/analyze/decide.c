@@ -20,8 +20,12 @@
 
 /* A candidate for the profile: a mock-up's violation or a library algorithm's opportunity,
  * saving at least --min-gain of the default's median. */
+static int saves_min_gain(const mg_analysis *a, const mg_cell *m, double dmed) {
+    return 1 - m->median / dmed >= a->opts.min_gain;
+}
+
 static int qualifies(const mg_analysis *a, const mg_cell *m, double dmed) {
-    return (m->violation || m->opportunity) && 1 - m->median / dmed >= a->opts.min_gain;
+    return (m->violation || m->opportunity) && saves_min_gain(a, m, dmed);
 }
 
 /* May m stand in for the fastest qualifying candidate, should they tie? It must be faster
@@ -32,8 +36,7 @@ static int qualifies(const mg_analysis *a, const mg_cell *m, double dmed) {
  * KiB at 2 ranks) the first in name order passed the correction in one tune (p_adj 1.4e-8) and
  * missed it in the next (p 0.0014, p_adj 0.051), so the two tunes named different ones. */
 static int stands_in(const mg_analysis *a, const mg_cell *m, double dmed) {
-    return m->tested && m->p < a->opts.alpha && m->median < dmed &&
-           1 - m->median / dmed >= a->opts.min_gain;
+    return m->tested && m->p < a->opts.alpha && m->median < dmed && saves_min_gain(a, m, dmed);
 }
 
 /* Is the fastest candidate f truly faster than candidate m: significantly (the analysis's
