@@ -52,17 +52,37 @@ static int beats(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
     return tested > 0 && 2 * faster > tested;
 }
 
+/* The median over the launches of f's launch median / m's (the median of the two cells' medians
+ * when no launch has both). Not f's median / m's: launch levels differ up to 4x (Open MPI
+ * 4.1.4, MPI_Allreduce of 4 KiB at 2 ranks, default 2.6-7.0 us by launch), so each cell's median
+ * over the launches is that of whichever launch lies in the middle for it, and two candidates
+ * within 1 % of each other in two of three launches and 10 % apart in the third differed by 10 %
+ * there. */
+static double launch_ratio(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
+    double *r = malloc(sizeof(double) * (size_t)(a->nlaunches ? a->nlaunches : 1));
+    int n = 0;
+    for (int l = 0; r && l < a->nlaunches; l++) {
+        const mg_series *sf = f->series[l], *sm = m->series[l];
+        if (sf && sm && sf->n > 0 && sm->n > 0)
+            r[n++] = mg_an_median_sorted(sf->v, sf->n) / mg_an_median_sorted(sm->v, sm->n);
+    }
+    double q = n ? mg_an_median_of(r, n) : f->median / m->median;
+    free(r);
+    return q;
+}
+
 /* The profile's choice at pt: the fastest candidate of either kind that qualifies, or the
  * first in name order of those that may stand in for it (stands_in) and tie with it (the fastest
- * saves less than MG_TIE_TOLERANCE against it, or is not faster in most launches); -1 for none.
+ * saves less than MG_TIE_TOLERANCE against it by launch_ratio, or is not faster in most
+ * launches); -1 for none.
  * Close candidates swap places from run to run (MPICH 4.0.2, MPI_Scan of 8 B at 2 ranks:
  * scan_as_exscan_reducelocal and scan_lib_recursive_doubling within 10 % of each other, either
  * faster by launch), and a choice by the median alone followed them. The tolerance is not
  * --min-gain: a wide one puts real orders at its edge (MPICH 4.0.2, MPI_Allgather of 4 KiB:
  * allgather_lib_brucks 7-12 % faster than allgather_as_alltoall in most tunes, so at 10 % the
- * choice flipped between tunes; re-analysing the check data of 20 pairs of tunes of
- * bench/decision_quality.sh, 5 % and the majority of launches made 5 choices differ, --min-gain
- * and significance in every launch 9). */
+ * choice flipped between tunes; re-analysing the check data of 24 pairs of tunes of
+ * bench/decision_quality.sh, this rule made 5 choices differ, --min-gain and significance in
+ * every launch 11). */
 static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     double dmed = pt->cells[pt->def].median;
     const double tol = MG_TIE_TOLERANCE;
@@ -74,7 +94,7 @@ static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     for (int k = 0; best >= 0 && k < pt->ncells; k++) { /* cells are in name order (group.c) */
         const mg_cell *m = &pt->cells[k], *f = &pt->cells[best];
         if (k == pt->def || !stands_in(a, m, dmed)) continue;
-        if (k == best || f->median > m->median * (1 - tol) || !beats(a, f, m)) return k;
+        if (k == best || launch_ratio(a, f, m) > 1 - tol || !beats(a, f, m)) return k;
     }
     return best;
 }
