@@ -38,43 +38,38 @@ static int stands_in(const mg_analysis *a, const mg_cell *m, double dmed) {
     return m->tested && m->p < a->opts.alpha && m->median < dmed && saves_min_gain(a, m, dmed);
 }
 
-/* Is the fastest candidate f faster than candidate m by the median in most launches (more than
- * half)? Otherwise they are a tie. The order, not a significance test: two candidates 7-20 %
- * apart with a launch-dependent spread (MPICH 4.0.2, MPI_Allgather of 4 KiB at 2 ranks:
- * allgather_lib_brucks and allgather_as_alltoall) were significantly apart in every launch in
- * some tunes and not in others. Most launches, not every one: brucks was the faster in 5 of 6
- * launches of two tunes, and a rule that asks for every launch of three holds with probability
- * (5/6)^3 = 0.58, a coin toss that gets worse with more launches; a majority gets surer. */
-static int beats(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
-    int tested, faster;
-    double stat, p;
-    mg_an_test_cells(a, f, m, &tested, &faster, &stat, &p);
-    return tested > 0 && 2 * faster > tested;
-}
-
-/* The median over the launches of f's launch median / m's (the median of the two cells' medians
- * when no launch has both). Not f's median / m's: launch levels differ up to 4x (Open MPI
- * 4.1.4, MPI_Allreduce of 4 KiB at 2 ranks, default 2.6-7.0 us by launch), so each cell's median
- * over the launches is that of whichever launch lies in the middle for it, and two candidates
- * within 1 % of each other in two of three launches and 10 % apart in the third differed by 10 %
- * there. */
-static double launch_ratio(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
+/* Do the fastest candidate f and candidate m tie? They do when f saves less than
+ * MG_TIE_TOLERANCE against m by the median over the launches of the per-launch ratio of their
+ * medians, or when f is the faster (by the median) in no more than half of the launches.
+ *
+ * The per-launch ratio, not f's median / m's: launch levels differ up to 4x (Open MPI 4.1.4,
+ * MPI_Allreduce of 4 KiB at 2 ranks, default 2.6-7.0 us by launch), so each cell's median over
+ * the launches is that of whichever launch lies in the middle for it, and two candidates within
+ * 1 % of each other in two of three launches and 10 % apart in the third differed by 10 % there.
+ * The order, not a significance test: two candidates 7-20 % apart with a launch-dependent spread
+ * (MPICH 4.0.2, MPI_Allgather of 4 KiB at 2 ranks: allgather_lib_brucks and
+ * allgather_as_alltoall) were significantly apart in every launch in some tunes and not in
+ * others. Most launches, not every one: brucks was the faster in 5 of 6 launches of two tunes,
+ * and a rule that asks for every launch of three holds with probability (5/6)^3 = 0.58, a coin
+ * toss that gets worse with more launches; a majority gets surer. */
+static int ties(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
     double *r = malloc(sizeof(double) * (size_t)(a->nlaunches ? a->nlaunches : 1));
-    int n = 0;
+    int n = 0, faster = 0;
     for (int l = 0; r && l < a->nlaunches; l++) {
         const mg_series *sf = f->series[l], *sm = m->series[l];
-        if (sf && sm && sf->n > 0 && sm->n > 0)
-            r[n++] = mg_an_median_sorted(sf->v, sf->n) / mg_an_median_sorted(sm->v, sm->n);
+        if (!sf || !sm || sf->n < 1 || sm->n < 1) continue;
+        r[n] = mg_an_median_sorted(sf->v, sf->n) / mg_an_median_sorted(sm->v, sm->n);
+        faster += r[n++] < 1;
     }
+    /* no launch with both (or no memory): the two medians, and f counts as the faster */
     double q = n ? mg_an_median_of(r, n) : f->median / m->median;
     free(r);
-    return q;
+    return q > 1 - MG_TIE_TOLERANCE || (n && 2 * faster <= n);
 }
 
 /* The profile's choice at pt: the fastest candidate of either kind that qualifies, or the
- * first in name order of those that may stand in for it (stands_in) and tie with it (the fastest
- * saves less than MG_TIE_TOLERANCE against it by launch_ratio, or is not faster in most
- * launches); -1 for none.
+ * first in name order of those that may stand in for it (stands_in) and tie with it (ties);
+ * -1 for none.
  * Close candidates swap places from run to run (MPICH 4.0.2, MPI_Scan of 8 B at 2 ranks:
  * scan_as_exscan_reducelocal and scan_lib_recursive_doubling within 10 % of each other, either
  * faster by launch), and a choice by the median alone followed them. The tolerance is not
@@ -85,7 +80,6 @@ static double launch_ratio(const mg_analysis *a, const mg_cell *f, const mg_cell
  * every launch 11). */
 static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     double dmed = pt->cells[pt->def].median;
-    const double tol = MG_TIE_TOLERANCE;
     int best = -1;
     for (int k = 0; k < pt->ncells; k++) {
         const mg_cell *m = &pt->cells[k];
@@ -94,7 +88,7 @@ static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     for (int k = 0; best >= 0 && k < pt->ncells; k++) { /* cells are in name order (group.c) */
         const mg_cell *m = &pt->cells[k], *f = &pt->cells[best];
         if (k == pt->def || !stands_in(a, m, dmed)) continue;
-        if (k == best || launch_ratio(a, f, m) > 1 - tol || !beats(a, f, m)) return k;
+        if (k == best || ties(a, f, m)) return k;
     }
     return best;
 }
