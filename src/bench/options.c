@@ -664,7 +664,7 @@ const char mg_bench_usage[] =
     "  --window-size=US            window sync: window in microseconds (default: measured)\n"
     "  --fitpoints=N --exchanges=N clock synchronisation effort (default 20, 10)\n"
     "  --summary[=min,median,mean,max]  summary table with a 95% CI of the median\n"
-    "  --output-file=PATH          raw output (default: stdout)\n"
+    "  --output-file=PATH          raw output (default: stdout); locked while the run writes it\n"
     "  --resume                    skip measurements already complete in --output-file\n"
     "  --verify                    check each algorithm's result against the default\n"
     "  --warmup=N                  unrecorded calls before each measurement (default 1)\n"

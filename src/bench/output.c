@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,6 +103,21 @@ static int write_all(int fd, const char *buf, size_t n) {
         if (k <= 0) return -1;
         buf += k;
         n -= (size_t)k;
+    }
+    return 0;
+}
+
+int mg_raw_lock(const char *path, int *fd) {
+    *fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0) return -1;
+    while (flock(*fd, LOCK_EX | LOCK_NB)) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        close(*fd);
+        *fd = -1;
+        if (e != EWOULDBLOCK) return 0; /* no locks here (ENOLCK, EINVAL): run unlocked */
+        errno = e;
+        return -1;
     }
     return 0;
 }

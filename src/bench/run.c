@@ -409,6 +409,20 @@ int mg_bench_run(const mg_bench_opts *o) {
         return 1;
     }
 
+    /* rank 0 owns --output-file for the whole run (mg_raw_lock) */
+    int lock_fd = -1;
+    if (rank == 0 && o->output_file && mg_raw_lock(o->output_file, &lock_fd)) {
+        if (errno == EWOULDBLOCK)
+            mg_say(0, 1, o->output_file,
+                   "another process is writing this file (a stopped run whose ranks are still "
+                   "ending, or a second run): nothing measured; try again once it has ended");
+        else
+            mg_say(0, 1, o->output_file, "cannot open the output file (--output-file): %s",
+                   strerror(errno));
+        st = 1;
+    }
+    if ((st = bcast_status(st, MPI_COMM_WORLD))) goto finish;
+
     /* the file to resume, on rank 0; the complete measurements go to every rank */
     int fresh = 1;
     if (o->resume) {
@@ -514,6 +528,7 @@ finish_order:
     free(order);
 finish:
     if (rank == 0) mg_raw_close(&rs.w);
+    if (lock_fd >= 0) close(lock_fd);
     mg_harness_free(&rs.h);
     for (int k = 0; k < rs.nsub; k++)
         if (rs.sub[k].member) mg_harness_free(&rs.sub[k].h);

@@ -308,14 +308,10 @@ elseif(CASE STREQUAL "resume")
     done
     kill -TERM $pid
     wait $pid
-    # a rank may outlive its launcher for a moment and still append its measurement: resume
-    # only once the file has stopped changing (1 s unchanged, at most 10 s)
-    last=-1; same=0; i=0
-    while [ $same -lt 2 ] && [ $i -lt 20 ]; do
-      size=$(wc -c < raw.dat 2>/dev/null || echo 0)
-      if [ \"$size\" = \"$last\" ]; then same=$((same+1)); else same=0; fi
-      last=$size; sleep 0.5; i=$((i+1))
-    done
+    # a rank may outlive its launcher for seconds and still append its measurement: resume
+    # once the stopped run's rank 0 has let go of the file (bench's lock on it), at most 30 s
+    i=0
+    while ! flock -n raw.dat true && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
     echo killed after $n" WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE killed)
   groups(raw.dat g)
   list(LENGTH g before)
@@ -347,6 +343,43 @@ elseif(CASE STREQUAL "resume")
   if(NOT again EQUAL 16)
     fail("second --resume changed the file: ${again}")
   endif()
+
+elseif(CASE STREQUAL "locked")
+  # while another process holds the lock on --output-file (as a stopped run's last rank does),
+  # bench measures nothing, says so in one line, exits 1 and leaves the file as it was: with
+  # --resume and without (which would otherwise truncate it)
+  set(args bench --calls-list=MPI_Bcast --msizes-list=8,64 --nrep=20 --output-file=raw.dat ${Q})
+  run_ok(${args})
+  file(READ ${WORK}/raw.dat before)
+  execute_process(COMMAND sh -c "
+    flock -o raw.dat sleep 30 >/dev/null 2>&1 &
+    i=0
+    while flock -n raw.dat true && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+    echo $!" WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE holder)
+  string(STRIP "${holder}" holder)
+  foreach(extra "--resume" "")
+    run(rc out err ${args} ${extra})
+    if(NOT rc EQUAL 1)
+      fail("`${extra}` on a locked file: exit ${rc}, want 1\n${err}")
+    endif()
+    string(REGEX MATCHALL "mpiguide: error:" n "${err}")
+    list(LENGTH n n)
+    if(NOT n EQUAL 1)
+      fail("`${extra}` on a locked file: ${n} error lines, want 1:\n${err}")
+    endif()
+    expect_match("${err}" "raw.dat: another process is writing this file" "locked ${extra}")
+    file(READ ${WORK}/raw.dat now)
+    if(NOT now STREQUAL before)
+      fail("`${extra}` on a locked file changed it")
+    endif()
+  endforeach()
+  execute_process(COMMAND kill ${holder})
+  execute_process(COMMAND sh -c "i=0; while ! flock -n raw.dat true && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done"
+                  WORKING_DIRECTORY ${WORK})
+  # once it is free, the run goes ahead
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=8,64,512 --nrep=20 --output-file=raw.dat
+         --resume ${Q})
+  expect_rows(raw.dat 20 3)
 
 elseif(CASE STREQUAL "sync")
   foreach(sync mpibarrier MPI_Barrier dissemination dissem_barrier window roundtime)
