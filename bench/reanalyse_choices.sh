@@ -13,16 +13,18 @@
 # Usage: bench/reanalyse_choices.sh DQ_OUTDIR...   (e.g. out/dq*)
 # Environment: BUILD (default build; any tree's mpiguide analyses every MPI's data).
 set -euo pipefail
-cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: bench/reanalyse_choices.sh DQ_OUTDIR..." >&2; exit 2; }
-build=${BUILD:-build}
+dirs=()
+for d in "$@"; do dirs+=("$(readlink -f "$d")"); done # before the cd below
+build=$(readlink -f "${BUILD:-$(dirname "$0")/../build}")
+cd "$(dirname "$0")/.."
 bin=
-for t in "$build"/openmpi "$build"/mpich; do [ -x "$t/bin/mpiguide" ] && { bin=$PWD/$t/bin/mpiguide; break; }; done
+for t in "$build"/openmpi "$build"/mpich; do [ -x "$t/bin/mpiguide" ] && { bin=$t/bin/mpiguide; break; }; done
 [ -n "$bin" ] || { echo "reanalyse_choices: no build in $build (scripts/build.sh)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
-for dq in "$@"; do
+for dq in "${dirs[@]}"; do
   for mpi in openmpi mpich; do
     if [ ! -d "$dq/$mpi/A/raw" ] || [ ! -d "$dq/$mpi/B/raw" ]; then continue; fi
     n=$((n + 1))

@@ -51,14 +51,18 @@ static int stands_in(const mg_analysis *a, const mg_cell *m, double dmed) {
  * allgather_as_alltoall) were significantly apart in every launch in some tunes and not in
  * others. Most launches, not every one: brucks was the faster in 5 of 6 launches of two tunes,
  * and a rule that asks for every launch of three holds with probability (5/6)^3 = 0.58, a coin
- * toss that gets worse with more launches; a majority gets surer. */
+ * toss that gets worse with more launches; a majority gets surer. With an odd number of
+ * launches a median ratio below 1 - MG_TIE_TOLERANCE already is a majority; the count decides
+ * with an even one (two launches, or three with one set aside: 0.80 and 1.02 is no order). */
 static int ties(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
     double *r = malloc(sizeof(double) * (size_t)(a->nlaunches ? a->nlaunches : 1));
     int n = 0, faster = 0;
     for (int l = 0; r && l < a->nlaunches; l++) {
         const mg_series *sf = f->series[l], *sm = m->series[l];
         if (!sf || !sm || sf->n < 1 || sm->n < 1) continue;
-        r[n] = mg_an_median_sorted(sf->v, sf->n) / mg_an_median_sorted(sm->v, sm->n);
+        double mf = mg_an_median_sorted(sf->v, sf->n), mm = mg_an_median_sorted(sm->v, sm->n);
+        if (!(mf > 0 && mm > 0 && isfinite(mf) && isfinite(mm))) continue; /* no ratio */
+        r[n] = mf / mm;
         faster += r[n++] < 1;
     }
     /* no launch with both (or no memory): the two medians, and f counts as the faster */

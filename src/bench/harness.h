@@ -149,9 +149,10 @@ int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *
  * --resume reads it: a second run on the same file, such as a --resume started while the ranks
  * of a stopped run are still ending (they can append a last measurement seconds after their
  * launcher is gone), would otherwise interleave its rows with theirs. *fd: the lock's
- * descriptor (-1 where the file system has no locks). 0; -1 with errno EWOULDBLOCK when another
- * process holds the lock; -1 with errno set when the file cannot be opened. */
-int mg_raw_lock(const char *path, int *fd);
+ * descriptor, -1 when nothing is locked (not a regular file, or a file system without locks);
+ * *created: the file did not exist before. 0; -1 with errno EWOULDBLOCK when another process
+ * holds the lock; -1 with errno set when the file cannot be opened or locked. */
+int mg_raw_lock(const char *path, int *fd, int *created);
 int mg_raw_open(mg_raw_writer *w, const char *path, int append, int with_flag);
 int mg_raw_write_text(mg_raw_writer *w, const char *text);
 /* All rows of one measurement in a single write (a killed run keeps whole measurements); with

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,15 +108,30 @@ static int write_all(int fd, const char *buf, size_t n) {
     return 0;
 }
 
-int mg_raw_lock(const char *path, int *fd) {
-    *fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+int mg_raw_lock(const char *path, int *fd, int *created) {
+    /* O_RDWR: NFS takes an exclusive flock as a byte-range write lock, which needs a file
+     * open for writing. O_NONBLOCK: opening a FIFO would wait for the other side, which is this
+     * process. Only a regular file is locked (a FIFO or a device holds no rows to resume). */
+    *created = 0;
+    *fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (*fd >= 0)
+        *created = 1;
+    else if (errno == EEXIST)
+        *fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
     if (*fd < 0) return -1;
-    while (flock(*fd, LOCK_EX | LOCK_NB)) {
-        if (errno == EINTR) continue;
-        int e = errno;
+    struct stat st;
+    if (fstat(*fd, &st) || !S_ISREG(st.st_mode)) {
         close(*fd);
         *fd = -1;
-        if (e != EWOULDBLOCK) return 0; /* no locks here (ENOLCK, EINVAL): run unlocked */
+        return 0;
+    }
+    while (flock(*fd, LOCK_EX | LOCK_NB)) {
+        int e = errno;
+        if (e == EINTR) continue;
+        close(*fd);
+        *fd = -1;
+        /* a file system without locks: run unlocked */
+        if (e == ENOLCK || e == EINVAL || e == ENOSYS || e == EOPNOTSUPP) return 0;
         errno = e;
         return -1;
     }

@@ -410,8 +410,8 @@ int mg_bench_run(const mg_bench_opts *o) {
     }
 
     /* rank 0 owns --output-file for the whole run (mg_raw_lock) */
-    int lock_fd = -1;
-    if (rank == 0 && o->output_file && mg_raw_lock(o->output_file, &lock_fd)) {
+    int lock_fd = -1, created = 0;
+    if (rank == 0 && o->output_file && mg_raw_lock(o->output_file, &lock_fd, &created)) {
         if (errno == EWOULDBLOCK)
             mg_say(0, 1, o->output_file,
                    "another process is writing this file (a stopped run whose ranks are still "
@@ -464,7 +464,7 @@ int mg_bench_run(const mg_bench_opts *o) {
         int with_flag = o->sync == MG_SYNC_WINDOW || o->sync == MG_SYNC_ROUNDTIME;
         if (mg_raw_open(&rs.w, o->output_file, o->resume && !fresh, with_flag)) {
             mg_say(0, 1, o->output_file, "cannot open the output file (--output-file)");
-            st = 2;
+            st = 1;
         } else if (fresh && header && mg_raw_write_text(&rs.w, header)) {
             mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
             st = 1;
@@ -527,6 +527,8 @@ int mg_bench_run(const mg_bench_opts *o) {
 finish_order:
     free(order);
 finish:
+    /* a file this run created and failed before writing its header to goes again */
+    if (rank == 0 && st && created && rs.w.fd <= STDERR_FILENO) unlink(o->output_file);
     if (rank == 0) mg_raw_close(&rs.w);
     if (lock_fd >= 0) close(lock_fd);
     mg_harness_free(&rs.h);

@@ -356,18 +356,26 @@ elseif(CASE STREQUAL "locked")
   set(args bench --calls-list=MPI_Bcast --msizes-list=8,64 --nrep=20 --output-file=raw.dat ${Q})
   run_ok(${args})
   file(READ ${WORK}/raw.dat before)
+  # one process holds the lock (sleep, on the descriptor the shell locked), so that killing it
+  # frees the file
   execute_process(COMMAND sh -c "
-    flock -o raw.dat sleep 30 >/dev/null 2>&1 &
+    sh -c 'exec 9<raw.dat; flock 9; exec sleep 600' >/dev/null 2>&1 &
     i=0
-    while flock -n raw.dat true && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
-    echo $!" WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE holder)
-  string(STRIP "${holder}" holder)
+    while flock -n raw.dat true && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+    echo $!
+    flock -n raw.dat true && echo free" WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE out)
+  string(REGEX MATCH "^[0-9]+" holder "${out}")
+  if(out MATCHES "free" OR NOT holder)
+    execute_process(COMMAND kill ${holder})
+    fail("the test's holder did not get the lock on raw.dat in 10 s: ${out}")
+  endif()
   foreach(extra "--resume" "")
     run(rc out err ${args} ${extra})
     expect_one_error(${rc} 1 "${err}" "`${extra}` on a locked file")
     expect_match("${err}" "raw.dat: another process is writing this file" "locked ${extra}")
     file(READ ${WORK}/raw.dat now)
     if(NOT now STREQUAL before)
+      execute_process(COMMAND kill ${holder})
       fail("`${extra}` on a locked file changed it")
     endif()
   endforeach()
@@ -378,6 +386,15 @@ elseif(CASE STREQUAL "locked")
   run_ok(bench --calls-list=MPI_Bcast --msizes-list=8,64,512 --nrep=20 --output-file=raw.dat
          --resume ${Q})
   expect_rows(raw.dat 20 3)
+  # --resume of a file that does not exist yet starts afresh: one header, every measurement
+  run_ok(bench --calls-list=MPI_Bcast --msizes-list=8,64 --nrep=20 --output-file=new.dat
+         --resume ${Q})
+  expect_rows(new.dat 20 2)
+  file(STRINGS ${WORK}/new.dat h REGEX "^#@nprocs=")
+  list(LENGTH h h)
+  if(NOT h EQUAL 1)
+    fail("--resume of a new file: ${h} headers")
+  endif()
 
 elseif(CASE STREQUAL "sync")
   foreach(sync mpibarrier MPI_Barrier dissemination dissem_barrier window roundtime)
