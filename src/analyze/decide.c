@@ -79,9 +79,9 @@ static int ties(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
  * faster by launch), and a choice by the median alone followed them. The tolerance is not
  * --min-gain: a wide one puts real orders at its edge (MPICH 4.0.2, MPI_Allgather of 4 KiB:
  * allgather_lib_brucks 7-12 % faster than allgather_as_alltoall in most tunes, so at 10 % the
- * choice flipped between tunes; re-analysing the check data of 24 pairs of tunes of
- * bench/decision_quality.sh, this rule made 5 choices differ, --min-gain and significance in
- * every launch 11). */
+ * choice flipped between tunes; re-analysing the check data of 40 pairs of tunes of
+ * bench/decision_quality.sh, this rule made 8 choices differ, --min-gain and significance in
+ * every launch 15). */
 static int profile_choice(const mg_analysis *a, const mg_point *pt) {
     double dmed = pt->cells[pt->def].median;
     int best = -1;
