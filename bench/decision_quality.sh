@@ -28,6 +28,7 @@ launches=${LAUNCHES:-3}
 validate=${VALIDATE:-2}
 remeasure=${REMEASURE:-3}
 build=${BUILD:-build}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 HYDRA_LAUNCHER=fork
 mkdir -p "$out"
 input=${INPUT:-$out/input.txt}
@@ -47,7 +48,7 @@ summary=$out/summary.txt
 : >"$summary"
 for mpi in $mpis; do
   tree=$build/$mpi
-  bin=$PWD/$tree/bin/mpiguide
+  bin=$tree/bin/mpiguide
   lib=$(readlink -f "$tree/lib/libmpiguide.so")
   [ -x "$bin" ] && [ -f "$lib" ] || { echo "decision_quality: no build in $tree (scripts/build.sh $mpi)" >&2; exit 1; }
   launcher="mpirun.$mpi -np $np${LAUNCH_ARGS:+ $LAUNCH_ARGS}"
