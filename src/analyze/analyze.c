@@ -187,6 +187,58 @@ static void emit(mg_table *t, FILE *f, int csv) {
     mg_table_free(t);
 }
 
+/* a's point of entry e's (collective, communicator size, measured size), or NULL */
+static const mg_point *point_of(const mg_analysis *a, const mg_pentry *e) {
+    for (int ci = 0; ci < a->ncolls; ci++) {
+        const mg_coll_result *c = &a->colls[ci];
+        if (strcmp(mg_name(a, c->name), mg_coll_name(e->coll)) || (c->nprocs && c->nprocs != e->p))
+            continue;
+        for (int pi = 0; pi < c->npoints; pi++)
+            if (c->points[pi].msize == e->msize) return &c->points[pi];
+    }
+    return NULL;
+}
+
+/* Why one side selects what it does at a disagreement: `own` is its choice (-1: the default),
+ * `other` the other side's. The two tunes of a pair differ either in the check (no candidate,
+ * or another one) or in the validation (rejected), and which one tells whether the entry is a
+ * coin toss near a threshold of the check or a speed-up that did not hold up. */
+static void why(char *buf, size_t len, const mg_analysis *a, const mg_pentry *e, int own,
+                int other) {
+    const mg_point *pt = point_of(a, e);
+    if (!pt || pt->def < 0) {
+        snprintf(buf, len, "not measured");
+        return;
+    }
+    if (own >= 0 && pt->profile >= 0) {
+        const mg_cell *m = &pt->cells[pt->profile];
+        if (pt->val == MG_VAL_KEPT)
+            snprintf(buf, len, "kept: %.2fx in the validation (check %.2fx)", pt->val_speedup,
+                     m->slowdown);
+        else
+            snprintf(buf, len, "check %.2fx (not validated)", m->slowdown);
+        return;
+    }
+    if (pt->val == MG_VAL_REJECTED && pt->candidate >= 0) {
+        snprintf(buf, len, "rejected by validation: %s %.2fx, slowest launch %.2fx",
+                 mg_name(a, pt->cells[pt->candidate].alg), pt->val_speedup, pt->val_speedup_min);
+        return;
+    }
+    const char *want = other >= 0 ? mg_alg_name(other) : NULL;
+    for (int k = 0; want && k < pt->ncells; k++) {
+        const mg_cell *m = &pt->cells[k];
+        if (strcmp(mg_name(a, m->alg), want)) continue;
+        if (!m->tested)
+            snprintf(buf, len, "no candidate: %s not tested", want);
+        else
+            snprintf(buf, len,
+                     "no candidate: %s %.2fx in the check, p_adj %.2g, faster in %d of %d", want,
+                     m->slowdown, m->p_adj, m->faster_launches, m->tested_launches);
+        return;
+    }
+    snprintf(buf, len, own >= 0 ? "selected" : "no candidate");
+}
+
 /* The agreement of the two profiles/ directories, and every entry they disagree on. */
 static void print_agreement(const char *const dirs[2], const mg_analysis *a, const mg_analysis *b,
                             FILE *f, int csv) {
@@ -202,10 +254,11 @@ static void print_agreement(const char *const dirs[2], const mg_analysis *a, con
     mg_pdiff *d = malloc(sizeof *d * (size_t)(n[0] + n[1] + 1));
     int nd = 0;
     mg_agreement_of(e[0], n[0], e[1], n[1], &r, d, &nd);
-    static const char *cols[] = {"collective|collective|l", "p|p|r", "m_size|msize|r",
-                                 "A selects|a|l", "B selects|b|l"};
-    mg_table *t = mg_table_new(5, cols);
-    char buf[64], raw[32];
+    static const char *cols[] = {"collective|collective|l", "p|p|r",         "m_size|msize|r",
+                                 "A selects|a|l",           "B selects|b|l", "why in A|why_a|l",
+                                 "why in B|why_b|l"};
+    mg_table *t = mg_table_new(7, cols);
+    char buf[64], raw[32], w[256];
     for (int i = 0; d && i < nd; i++) {
         mg_table_row(t);
         mg_table_cell(t, mg_coll_name(d[i].at.coll), NULL);
@@ -214,6 +267,10 @@ static void print_agreement(const char *const dirs[2], const mg_analysis *a, con
         mg_table_cell(t, mg_fmt_size(buf, sizeof buf, d[i].at.msize), raw);
         mg_table_cell(t, d[i].alg_a < 0 ? "default" : mg_alg_name(d[i].alg_a), NULL);
         mg_table_cell(t, d[i].alg_b < 0 ? "default" : mg_alg_name(d[i].alg_b), NULL);
+        why(w, sizeof w, a, &d[i].at, d[i].alg_a, d[i].alg_b);
+        mg_table_cell(t, w, NULL);
+        why(w, sizeof w, b, &d[i].at, d[i].alg_b, d[i].alg_a);
+        mg_table_cell(t, w, NULL);
     }
     free(d);
     fprintf(f,

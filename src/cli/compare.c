@@ -12,7 +12,9 @@
     "Analyses both directories' raw data (as mpiguide analyze, writing nothing) and prints\n"      \
     "per (collective, size) each side's default median and fastest violating mock-up, the\n"       \
     "ratio of the defaults, and both quality scores; then how far the two profiles/\n"             \
-    "agree: same choice, different choice, only in one, and their Jaccard index.\n"                \
+    "agree: same choice, different choice, only in one, their Jaccard index, and for\n"            \
+    "each disagreement why each side chose what it did (kept, rejected by validation, no\n"        \
+    "candidate in the check, with the figures).\n"                                                 \
     "  -t N, --alpha A, --min-gain G, --correction C   as for analyze\n"                           \
     "  -s               CSV instead of aligned tables\n"                                           \
     "  --exit-code      exit 3 when either side has pattern violations\n"

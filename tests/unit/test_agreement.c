@@ -95,8 +95,11 @@ static void lists(void) {
 }
 
 /* Check data: at 8 and 1024 the fastest mock-up is `fast[i]` (40 % faster than the default),
- * the other one 10 % slower; at 65536 `extra` (if any) is 40 % faster. */
-static void outdir(const char *dir, const char *fast8, const char *fast1024, const char *extra) {
+ * the other one 10 % slower; at 65536 `extra` (if any) is 40 % faster. With `validate`, two
+ * validation launches in which the tuned library holds at 8 and 1024 and is no faster than the
+ * default at 65536. */
+static void outdir(const char *dir, const char *fast8, const char *fast1024, const char *extra,
+                   int validate) {
     const long long sizes[] = {8, 1024};
     const char *fast[] = {fast8, fast1024};
     for (int i = 0; i < 2; i++) {
@@ -107,6 +110,17 @@ static void outdir(const char *dir, const char *fast8, const char *fast1024, con
     synth_series(dir, 3, AR, "default", 65536, 20e-6, 0.02, 60);
     synth_series(dir, 3, AR, M1, 65536, extra ? 12e-6 : 22e-6, 0.02, 60);
     synth_series(dir, 3, AR, M2, 65536, 22e-6, 0.02, 60);
+    for (int k = 1; validate && k <= 2; k++) {
+        FILE *f = synth_open_tuned(dir, k, AR, 4, NULL);
+        CHECK(f != NULL, "tuned launch %d", k);
+        if (!f) continue;
+        const long long all[] = {8, 1024, 65536};
+        for (int i = 0; i < 3; i++) {
+            synth_rows(f, AR, "default", all[i], 20e-6, 0.02, 60);
+            synth_rows(f, AR, "tuned", all[i], all[i] == 65536 ? 20e-6 : 12e-6, 0.02, 60);
+        }
+        fclose(f);
+    }
     mg_analyze_opts o;
     mg_analyze_opts_init(&o);
     o.out = NULL;
@@ -128,11 +142,12 @@ static char *compare(const char *a, const char *b) {
 }
 
 static void end_to_end(void) {
-    char *a = synth_tmpdir(), *b = synth_tmpdir(), *c = synth_tmpdir();
+    char *a = synth_tmpdir(), *b = synth_tmpdir(), *c = synth_tmpdir(), *v = synth_tmpdir();
     synth_seed(11);
-    outdir(a, M1, M2, NULL);
-    outdir(b, M1, M2, NULL);
-    outdir(c, M1, M1, M1);
+    outdir(a, M1, M2, NULL, 0);
+    outdir(b, M1, M2, NULL, 0);
+    outdir(c, M1, M1, M1, 0);
+    outdir(v, M1, M1, M1, 1);
     char *t = compare(a, b);
     CHECK(t && strstr(t, "profile agreement: same=2 different=0 only_a=0 only_b=0 jaccard=1.000"),
           "two runs of the same data agree:\n%s", t ? t : "");
@@ -142,7 +157,19 @@ static void end_to_end(void) {
           "a different choice at 1 KiB and an entry only in B at 64 KiB:\n%s", t ? t : "");
     CHECK(t && strstr(t, "MPI_Allreduce  4   1 KiB  " M2) && strstr(t, "64 KiB  default"),
           "the disagreements are listed:\n%s", t ? t : "");
+    /* why: at 64 KiB A had no candidate (M1 slower than the default in every launch), C's entry
+     * is a check's, not validated */
+    CHECK(t && strstr(t, "no candidate: " M1 " 0.9") && strstr(t, "faster in 0 of 3") &&
+              strstr(t, "check 1.6") && strstr(t, "(not validated)"),
+          "why each side chose:\n%s", t ? t : "");
     free(t);
+    /* the same check data, but the validation rejected the 64 KiB entry and kept the others */
+    t = compare(c, v);
+    CHECK(t && strstr(t, "profile agreement: same=2 different=0 only_a=1 only_b=0") &&
+              strstr(t, "rejected by validation: " M1 " ") && strstr(t, "slowest launch"),
+          "why: rejected by the validation:\n%s", t ? t : "");
+    free(t);
+    synth_rmrf(v);
     synth_rmrf(a);
     synth_rmrf(b);
     synth_rmrf(c);
