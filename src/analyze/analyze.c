@@ -187,56 +187,74 @@ static void emit(mg_table *t, FILE *f, int csv) {
     mg_table_free(t);
 }
 
-/* a's point of entry e's (collective, communicator size, measured size), or NULL */
+/* a's point of entry e's (collective, communicator size, measured size), or NULL. The size
+ * as profiles.c names the profile: the group's, else the headers'. */
 static const mg_point *point_of(const mg_analysis *a, const mg_pentry *e) {
     for (int ci = 0; ci < a->ncolls; ci++) {
         const mg_coll_result *c = &a->colls[ci];
-        if (strcmp(mg_name(a, c->name), mg_coll_name(e->coll)) || (c->nprocs && c->nprocs != e->p))
-            continue;
+        int p = c->nprocs ? c->nprocs : atoi(a->nprocs);
+        if (strcmp(mg_name(a, c->name), mg_coll_name(e->coll)) || p != e->p) continue;
         for (int pi = 0; pi < c->npoints; pi++)
             if (c->points[pi].msize == e->msize) return &c->points[pi];
     }
     return NULL;
 }
 
-/* Why one side selects what it does at a disagreement: `own` is its choice (-1: the default),
- * `other` the other side's. The two tunes of a pair differ either in the check (no candidate,
- * or another one) or in the validation (rejected), and which one tells whether the entry is a
- * coin toss near a threshold of the check or a speed-up that did not hold up. */
+/* The cell of algorithm `alg` (registry id) at pt, or NULL. */
+static const mg_cell *cell_named(const mg_analysis *a, const mg_point *pt, int alg) {
+    for (int k = 0; alg >= 0 && k < pt->ncells; k++)
+        if (!strcmp(mg_name(a, pt->cells[k].alg), mg_alg_name(alg))) return &pt->cells[k];
+    return NULL;
+}
+
+/* Why one side selects what it does at a disagreement: `own` is its profile's choice (-1: the
+ * default), `other` the other side's. The two tunes of a pair differ either in the check (no
+ * candidate, or another one) or in the validation (rejected), and which one tells whether the
+ * entry is a coin toss near a threshold of the check or a speed-up that did not hold up. The
+ * profiles are as tune wrote them, the reasons come from compare's own analysis (its options,
+ * this build): where the two disagree, the text says so instead of explaining another choice. */
 static void why(char *buf, size_t len, const mg_analysis *a, const mg_pentry *e, int own,
                 int other) {
     const mg_point *pt = point_of(a, e);
     if (!pt || pt->def < 0) {
-        snprintf(buf, len, "not measured");
+        snprintf(buf, len, "not %s here", pt ? "checked" : "measured");
         return;
     }
-    if (own >= 0 && pt->profile >= 0) {
-        const mg_cell *m = &pt->cells[pt->profile];
-        if (pt->val == MG_VAL_KEPT)
-            snprintf(buf, len, "kept: %.2fx in the validation (check %.2fx)", pt->val_speedup,
-                     m->slowdown);
+    /* this analysis's choice before the validation (a v-collective's is one for every size) */
+    int r = pt->candidate >= 0 ? pt->candidate : pt->profile;
+    const char *rname = r >= 0 ? mg_name(a, pt->cells[r].alg) : NULL;
+    const char *oname = own >= 0 ? mg_alg_name(own) : NULL;
+    int same = oname && rname ? !strcmp(oname, rname) : !oname && !rname;
+    char v[160];
+    if (own >= 0 && same && pt->val == MG_VAL_KEPT) {
+        snprintf(buf, len, "kept: %.2fx in the validation (check %.2fx)", pt->val_speedup,
+                 pt->cells[r].slowdown);
+    } else if (own >= 0 && same && pt->val == MG_VAL_NONE) {
+        snprintf(buf, len, "check %.2fx (not validated)", pt->cells[r].slowdown);
+    } else if (own < 0 && rname && pt->val == MG_VAL_REJECTED) {
+        const char *reason = mg_val_verdict(a, pt, v, sizeof v);
+        if (!strncmp(reason, "rejected: ", 10)) reason += 10;
+        if (isfinite(pt->val_speedup))
+            snprintf(buf, len, "rejected by validation: %s %.2fx over the launches (%s)", rname,
+                     pt->val_speedup, reason);
         else
-            snprintf(buf, len, "check %.2fx (not validated)", m->slowdown);
-        return;
-    }
-    if (pt->val == MG_VAL_REJECTED && pt->candidate >= 0) {
-        snprintf(buf, len, "rejected by validation: %s %.2fx, slowest launch %.2fx",
-                 mg_name(a, pt->cells[pt->candidate].alg), pt->val_speedup, pt->val_speedup_min);
-        return;
-    }
-    const char *want = other >= 0 ? mg_alg_name(other) : NULL;
-    for (int k = 0; want && k < pt->ncells; k++) {
-        const mg_cell *m = &pt->cells[k];
-        if (strcmp(mg_name(a, m->alg), want)) continue;
-        if (!m->tested)
-            snprintf(buf, len, "no candidate: %s not tested", want);
+            snprintf(buf, len, "rejected by validation: %s (%s)", rname, reason);
+    } else if (own >= 0 || rname) { /* the profile file and this analysis differ */
+        snprintf(buf, len, "the profile names %s; this analysis %s%s%s", oname ? oname : "none",
+                 rname ? "selects " : "has no entry", rname ? rname : "",
+                 rname && pt->val == MG_VAL_REJECTED ? " and rejects it" : "");
+    } else {
+        const mg_cell *m = cell_named(a, pt, other);
+        if (!m)
+            snprintf(buf, len, "no candidate: %s not measured here",
+                     other >= 0 ? mg_alg_name(other) : "-");
+        else if (!m->tested)
+            snprintf(buf, len, "no candidate: %s not tested", mg_alg_name(other));
         else
-            snprintf(buf, len,
-                     "no candidate: %s %.2fx in the check, p_adj %.2g, faster in %d of %d", want,
-                     m->slowdown, m->p_adj, m->faster_launches, m->tested_launches);
-        return;
+            snprintf(
+                buf, len, "no candidate: %s %.2fx in the check, p_adj %.2g, faster in %d of %d",
+                mg_alg_name(other), m->slowdown, m->p_adj, m->faster_launches, m->tested_launches);
     }
-    snprintf(buf, len, own >= 0 ? "selected" : "no candidate");
 }
 
 /* The agreement of the two profiles/ directories, and every entry they disagree on. */
