@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 mg_config mg_cfg;
 mg_runtime mg_rt;
@@ -178,6 +179,11 @@ int mg_startup(int argc, char **argv) {
                          &profiles, print_diag, NULL);
         if (mg_rt.s.errors && mg_rt.s.strict) {
             mg_error("MPIGUIDE_STRICT", "%d configuration error(s); aborting", mg_rt.s.errors);
+            /* launchers forward the ranks' output asynchronously and drop what is still in
+             * flight when the job aborts (MPICH 4.0.2's hydra lost this line once in the
+             * suite, test ic.strict): a moment for it to pass before the abort */
+            fflush(stderr);
+            nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
             PMPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
