@@ -31,6 +31,10 @@ double mg_an_median_sorted(const double *v, size_t n) {
     return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
+double mg_an_series_median(const mg_series *s) {
+    return s && s->n ? mg_an_median_sorted(s->v, s->n) : NAN;
+}
+
 /* median of a few values, v is reordered */
 double mg_an_median_of(double *v, int n) {
     return n ? mg_median_inplace(v, (size_t)n) : NAN;

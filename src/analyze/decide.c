@@ -58,9 +58,7 @@ static int ties(const mg_analysis *a, const mg_cell *f, const mg_cell *m) {
     double *r = malloc(sizeof(double) * (size_t)(a->nlaunches ? a->nlaunches : 1));
     int n = 0, faster = 0;
     for (int l = 0; r && l < a->nlaunches; l++) {
-        const mg_series *sf = f->series[l], *sm = m->series[l];
-        if (!sf || !sm || sf->n < 1 || sm->n < 1) continue;
-        double mf = mg_an_median_sorted(sf->v, sf->n), mm = mg_an_median_sorted(sm->v, sm->n);
+        double mf = mg_an_series_median(f->series[l]), mm = mg_an_series_median(m->series[l]);
         if (!(mf > 0 && mm > 0 && isfinite(mf) && isfinite(mm))) continue; /* no ratio */
         r[n] = mf / mm;
         faster += r[n++] < 1;

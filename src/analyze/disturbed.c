@@ -22,10 +22,6 @@ void mg_an_note_disturbed(mg_analysis *a, const char *fmt, ...) {
     va_end(ap);
 }
 
-static double launch_median(const mg_series *s) {
-    return s && s->n ? mg_an_median_sorted(s->v, s->n) : NAN;
-}
-
 int mg_an_disturbed(const mg_point *pt, double dmed) {
     if (pt->def < 0 || pt->cells[pt->def].nlaunches < 3) return 0; /* as in the check */
     double ref = pt->cells[pt->def].median;
@@ -36,7 +32,7 @@ int mg_an_disturbed(const mg_point *pt, double dmed) {
 static double val_default(const mg_analysis *a, const mg_coll_result *c, const mg_point *pt,
                           int def, int l) {
     const mg_series *s = mg_dataset_find_series(a->ds, c->name, def, l, pt->msize, c->p_key);
-    return launch_median(s);
+    return mg_an_series_median(s);
 }
 
 int mg_an_val_aside(const mg_analysis *a, const mg_coll_result *c, const mg_point *pt, int l) {
@@ -68,7 +64,8 @@ void mg_an_set_aside(mg_analysis *a) {
             if (pt->def < 0) continue;
             int k = 0;
             for (int l = 0; l < n; l++)
-                if (!isnan(lm[l] = launch_median(pt->cells[pt->def].series[l]))) tmp[k++] = lm[l];
+                if (!isnan(lm[l] = mg_an_series_median(pt->cells[pt->def].series[l])))
+                    tmp[k++] = lm[l];
             if (k < 3) continue;
             double ref = mg_an_median_of(tmp, k);
             int nslow = 0;

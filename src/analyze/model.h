@@ -190,7 +190,9 @@ int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c);
 const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, size_t n);
 void mg_an_find_missing(mg_analysis *a, int have_barrier);
 double mg_an_median_sorted(const double *v, size_t n); /* NaN for n = 0 */
-double mg_an_median_of(double *v, int n);              /* reorders v; NaN for n = 0 */
+/* The median of one launch's series s (sorted); NaN when s is NULL or empty. */
+double mg_an_series_median(const mg_series *s);
+double mg_an_median_of(double *v, int n); /* reorders v; NaN for n = 0 */
 
 /* The verdict (verdict.c): three short lines for the top of the report and the end of tune. */
 typedef struct mg_verdict {

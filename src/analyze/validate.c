@@ -33,7 +33,7 @@ static void measure_point(mg_analysis *a, const unsigned char *has, const mg_col
         if (!ds->launches[l].tuned || !has[(size_t)l * (size_t)ds->nnames + (size_t)coll]) continue;
         const mg_series *sd = mg_dataset_find_series(ds, coll, def, l, pt->msize, c->p_key);
         const mg_series *st = mg_dataset_find_series(ds, coll, tuned, l, pt->msize, c->p_key);
-        double dmed = sd && sd->n ? mg_an_median_sorted(sd->v, sd->n) : NAN;
+        double dmed = mg_an_series_median(sd);
         if (mg_an_val_aside(a, c, pt, l)) { /* disturbed.c */
             pt->val_set_aside++;
             char sz[32];
