@@ -137,7 +137,8 @@ typedef struct mg_centry {
     /* Last call that ran the default, by the (datatype handle, count) its size comes from
      * (mg_memo_key): a repeat needs no size computation. Only predefined types (never freed, so
      * a handle always means the same size) are kept. For reductions also the op handle, whose
-     * class a profile may ask for (MPIGUIDE_MATCH); for Gather and Scatter the root + 1. */
+     * class a profile may ask for (MPIGUIDE_MATCH); for Gather and Scatter the root + 1; for
+     * Reduce_scatter the sum of recvcounts as the count; a constant for the v-collectives. */
     uintptr_t dtype[MPIGUIDE_COLL_COUNT];
     uintptr_t dop[MPIGUIDE_COLL_COUNT];
     int32_t dcount[MPIGUIDE_COLL_COUNT];
@@ -326,16 +327,37 @@ enum mg_decision {
  * Counted and passed on. It calls nothing and needs no registers beyond the scratch ones, so
  * the wrapper keeps no stack frame and the default is a tail jump with the caller's arguments
  * untouched. */
-/* The memo's key of a call on this rank: the (datatype handle, count) its size comes from and,
- * for reductions, the op (whose class a profile may ask for); for Gather and Scatter, whose
- * root takes the size from the other side than the rest, also the root. 0 for the collectives
- * without a memo (size from recvcounts, v-collectives). coll is a constant: this folds. */
+/* The memo's key of a call on this rank (p ranks): the (datatype handle, count) its size comes
+ * from and, for reductions, the op (whose class a profile may ask for); for Gather and Scatter,
+ * whose root takes the size from the other side than the rest, also the root; for
+ * Reduce_scatter the sum of recvcounts as the count (read on every call: the caller may change
+ * the array between calls, and an equal sum is an equal size, hence an equal decision); for the
+ * v-collectives, which select by communicator size only, a constant (every call on the
+ * communicator is decided alike). 0 when the call has none (a negative count or a sum beyond
+ * int). coll is a constant: this folds. A memo hit only ever runs the library's own collective,
+ * so a key needs to fix the decision, not the call's shape (that is mg_plan_key's). */
 static inline __attribute__((always_inline)) int
-mg_memo_key(int coll, const mg_args *a, int rank, uintptr_t *tk, int *cnt, uintptr_t *ok) {
+mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt, uintptr_t *ok) {
     if (mg_size_from_recv_everywhere(coll)) {
         *tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
         *cnt = a->recvcount;
         *ok = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
+        return 1;
+    }
+    if (mg_coll_is_v(coll)) {
+        *tk = 1, *cnt = 0, *ok = 0;
+        return 1;
+    }
+    if (coll == MG_CAT_REDUCE_SCATTER) {
+        int64_t sum = 0;
+        for (int i = 0; i < p; i++) {
+            if (a->recvcounts[i] < 0) return 0;
+            sum += a->recvcounts[i];
+        }
+        if (sum > INT32_MAX) return 0;
+        *tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
+        *cnt = (int)sum;
+        *ok = mg_hbits(&a->op, sizeof a->op);
         return 1;
     }
     if (coll != MG_CAT_GATHER && coll != MG_CAT_SCATTER) return 0;
@@ -347,14 +369,21 @@ mg_memo_key(int coll, const mg_args *a, int rank, uintptr_t *tk, int *cnt, uintp
     return 1;
 }
 
+/* Does the memo key fix the call's shape on this rank too (its scalar arguments), so that a
+ * mock-up's plan may be repeated (select.c, mg_plan)? Not where the size comes from a count
+ * vector, whose entries the key does not hold. coll is a constant: this folds. */
+static inline int mg_memo_fixes_shape(int coll) {
+    return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER;
+}
+
 static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_args *a) {
     uintptr_t tk, ok;
     int cnt;
-    if (!mg_memo_key(coll, a, 0, &tk, &cnt, &ok) || __builtin_expect(mg_general, 0)) return 0;
+    if (__builtin_expect(mg_general, 0)) return 0;
     uintptr_t k = mg_hbits(&a->comm, sizeof a->comm);
     const mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
     if (e->key != k || !k || e->flags) return 0;
-    mg_memo_key(coll, a, e->rank, &tk, &cnt, &ok); /* Gather and Scatter: this rank's side */
+    if (!mg_memo_key(coll, a, e->rank, e->p, &tk, &cnt, &ok)) return 0;
     if (e->dtype[coll] != tk || !tk || e->dcount[coll] != cnt || e->dop[coll] != ok) return 0;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
@@ -375,7 +404,7 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     uintptr_t tk, ok;                                       /* a repeat was handled by mg_repeat */
-    int cnt, simple = mg_memo_key(coll, &a, e->rank, &tk, &cnt, &ok);
+    int cnt, simple = mg_memo_key(coll, &a, e->rank, e->p, &tk, &cnt, &ok);
     int64_t count = 0;
     int ts = 0;
     if (!mg_coll_is_v(coll)) {

@@ -53,14 +53,15 @@ int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc) {
 }
 
 /* The plan memo's key of the call (mg_plan); 0 when the call cannot have one: a collective
- * without mg_memo_key (sizes from count vectors), a significant datatype or the op not
- * predefined. A datatype is significant where MPI reads it on this rank: the send side unless
- * MPI_IN_PLACE replaces it or this rank is not Scatter's root, the receive side unless this
+ * whose memo key does not fix its shape (sizes from count vectors), a significant datatype or the
+ * op not predefined. A datatype is significant where MPI reads it on this rank: the send side
+ * unless MPI_IN_PLACE replaces it or this rank is not Scatter's root, the receive side unless this
  * rank is not the root of Gather or Reduce or is Scatter's root with MPI_IN_PLACE. */
 static int plan_key(int coll, const mg_args *a, const mg_centry *e, mg_plan *k) {
     uintptr_t tk, ok;
     int cnt, ts, idx;
-    if (!mg_memo_key(coll, a, e->rank, &tk, &cnt, &ok)) return 0;
+    if (!mg_memo_fixes_shape(coll) || !mg_memo_key(coll, a, e->rank, e->p, &tk, &cnt, &ok))
+        return 0;
     int root = (mg_coll_flags(coll) & MG_CF_ROOTED) && e->rank == a->root;
     k->inplace = (uint32_t)(a->sendbuf == MPI_IN_PLACE) | (uint32_t)(a->recvbuf == MPI_IN_PLACE)
                                                               << 1;

@@ -1,4 +1,4 @@
-# The interception's plan memo (src/intercept/select.c, mg_plan): calls that repeat a mock-up
+# The interception's memos. The plan memo (src/intercept/select.c, mg_plan): calls that repeat a mock-up
 # call's scalar arguments on a communicator reuse its plan; calls that differ in MPI_IN_PLACE,
 # datatype, root or communicator must not. tests/mpi/plan_memo.c mixes them on one
 # communicator and checks every result. The pool is too small for the in-place plan of
@@ -17,4 +17,21 @@ ic_test(plan_memo NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
   EXPECT "plan_memo: all results correct; the freed duplicate's handle came back as the half [1-9]"
     "#@mpiguide calls MPI_Allreduce total=37 mockup=31 fallback_memory=6 "
     "#@mpiguide calls MPI_Reduce total=6 mockup=6 "
+  REJECT "wrong result" "mpiguide: (error|warning)")
+
+# The decision memo of the collectives whose size is not one count (mg_memo_key): the sum of
+# recvcounts for MPI_Reduce_scatter, read on every call although the array is the same, and the
+# communicator alone for MPI_Gatherv (tests/mpi/decision_memo.c). Were the memo to repeat a
+# default it must not, the mock-up counts would fall short.
+add_executable(decision_memo mpi/decision_memo.c)
+target_link_libraries(decision_memo PRIVATE MPI::MPI_C)
+file(WRITE ${IC}/decision_memo/MPI_Reduce_scatter_p2.prf
+  "MPI_Reduce_scatter\n2\n1\n1 reducescatter_as_allreduce\n1\n64 128 1\n")
+file(WRITE ${IC}/decision_memo/MPI_Gatherv_p2.prf
+  "MPI_Gatherv\n2\n1\n1 gatherv_as_tuw\n1\n0 9223372036854775807 1\n")
+ic_test(decision_memo NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_GUARD=0
+  MPIGUIDE_PROFILES=${IC}/decision_memo $<TARGET_FILE:decision_memo>
+  EXPECT "decision_memo: all results correct"
+    "#@mpiguide calls MPI_Reduce_scatter total=35 mockup=15 "
+    "#@mpiguide calls MPI_Gatherv total=10 mockup=5 "
   REJECT "wrong result" "mpiguide: (error|warning)")
