@@ -18,10 +18,34 @@
 # Environment: MPIS (default "openmpi mpich"), NP (default 2), INPUT (default: the small input
 # below), LAUNCHES (check launches per tune, default 3), VALIDATE (validation launches, default
 # 2), REMEASURE (default 3), BUILD (default build: trees BUILD/<mpi>), LAUNCH_ARGS (more
-# launcher options, e.g. "-bind-to core" for MPICH).
+# launcher options, e.g. "-bind-to core" for MPICH), RUNS (default 1: with N > 1 the whole
+# measurement runs N times, into OUTDIR/run-1 .. run-N, and OUTDIR/runs.txt counts per MPI the
+# runs that met each target: one run says little on a machine whose speed changes by launch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-out/decision_quality}
+runs=${RUNS:-1}
+if [ "$runs" -gt 1 ]; then
+  mkdir -p "$out"
+  for k in $(seq 1 "$runs"); do
+    echo "# run $k of $runs" >&2
+    RUNS=1 "$0" "$out/run-$k"
+  done
+  for k in $(seq 1 "$runs"); do cat "$out/run-$k/summary.txt"; done | awk -v runs="$runs" '
+    /^== / { mpi = $2; sub(/,$/, "", mpi); if (!(mpi in n)) order[++m] = mpi; n[mpi]++ }
+    /^stability:/ { j = $0; sub(/.*jaccard=/, "", j); j += 0; js[mpi] += j; jok[mpi] += j >= 0.8 }
+    /^precision:/ { p = $2; if (p ~ /^[0-9.]+$/) { pn[mpi]++; pok[mpi] += p + 0 >= 0.95 } }
+    /^regressions:/ { reg[mpi] += $2 }
+    END {
+      for (i = 1; i <= m; i++) {
+        x = order[i]
+        printf "%s: %d runs; stability >= 0.8 in %d (mean Jaccard %.3f); precision >= 0.95 in %d of %d runs with a kept entry; regressions %d\n",
+               x, n[x], jok[x], js[x] / n[x], pok[x], pn[x], reg[x]
+      }
+    }' | tee "$out/runs.txt"
+  echo "# written: $out/runs.txt (each run: $out/run-K/summary.txt)" >&2
+  exit 0
+fi
 mpis=${MPIS:-openmpi mpich}
 np=${NP:-2}
 launches=${LAUNCHES:-3}
