@@ -2,13 +2,15 @@
  * collectives whose size is not one count: a call that repeats the key of the last call that ran
  * the default on its communicator runs the default again without a decision. The key of
  * MPI_Reduce_scatter is the sum of recvcounts, read on every call; that of MPI_Gatherv is the
- * communicator alone. Preloaded with libmpiguide in tuned mode (tests/mpi/intercept.cmake,
- * ic.decision_memo): profiles at p = 2 name reducescatter_as_allreduce for 64-128 bytes and
- * gatherv_as_tuw for every size; the report's counts say which calls ran a mock-up.
+ * communicator alone. Preloaded with libmpiguide in tuned mode
+ * (tests/mpi/intercept_plan_memo.cmake, ic.decision_memo): profiles at p = 2 name
+ * reducescatter_as_allreduce for 64-128 bytes and gatherv_as_tuw for every size; the report's
+ * counts say which calls ran a mock-up.
  *   - MPI_Reduce_scatter of ints with ONE recvcounts array whose entries change between calls
  *     (the same pointer): 16 bytes ({2, 2}, twice, then {4, 0} and {0, 4}: the same sum in
- *     other shares) run the default, 64 bytes ({10, 6}, {4, 12} after {4, 0}, {8, 8}) the
- *     mock-up; a memo that kept the pointer, or the first entry, would run the default there;
+ *     other shares) run the default, 64 bytes ({10, 6}, {4, 12} after {4, 0}, {12, 4} after
+ *     {0, 4}) the mock-up; a memo that kept the pointer, the first entry or the last would run
+ *     the default there;
  *   - MPI_Gatherv alternately on MPI_COMM_WORLD (the profile's mock-up) and on a communicator
  *     of one rank per process (no profile: the default, memoised), so that the memo of one
  *     communicator must not decide for the other.
@@ -74,7 +76,7 @@ int main(int argc, char **argv) {
         reduce_scatter(rc, 4, 0, rank, p, round);
         reduce_scatter(rc, 4, 12, rank, p, round);
         reduce_scatter(rc, 0, 4, rank, p, round);
-        reduce_scatter(rc, 8, 8, rank, p, round);
+        reduce_scatter(rc, 12, 4, rank, p, round);
         gatherv(self, round);
         gatherv(MPI_COMM_WORLD, round);
     }

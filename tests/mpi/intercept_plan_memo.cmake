@@ -1,12 +1,12 @@
-# The interception's memos. The plan memo (src/intercept/select.c, mg_plan): calls that repeat a mock-up
-# call's scalar arguments on a communicator reuse its plan; calls that differ in MPI_IN_PLACE,
-# datatype, root or communicator must not. tests/mpi/plan_memo.c mixes them on one
+# The interception's memos. The plan memo (src/intercept/select.c, mg_plan): calls that repeat a
+# mock-up call's scalar arguments on a communicator reuse its plan; calls that differ in
+# MPI_IN_PLACE, datatype, root or communicator must not. tests/mpi/plan_memo.c mixes them on one
 # communicator and checks every result. The pool is too small for the in-place plan of
 # allreduce_as_reducescatter_allgatherv (1,024 ints on 3 ranks need ~1.4 KB of scratch), which
-# needs none without MPI_IN_PLACE: were the in-place calls to take the other plan, they would
-# run the mock-up without its scratch. Rank 0 per round: 5 Allreduce calls run the mock-up (send
-# buffer, MPI_FLOAT, user-defined op, duplicate, half) and 1 falls back for memory (in place);
-# the final check of the results is one more mock-up call.
+# needs none without MPI_IN_PLACE: were the in-place calls to take the other plan, they would run
+# the mock-up without its scratch. Rank 0 per round: 5 Allreduce calls run the mock-up (send
+# buffer, MPI_FLOAT, user-defined op, duplicate, half) and 1 falls back for memory (in place); the
+# final check of the results is one more mock-up call.
 add_executable(plan_memo mpi/plan_memo.c)
 target_link_libraries(plan_memo PRIVATE MPI::MPI_C)
 file(WRITE ${IC}/small_pool.cfg "size_msg_buffer_bytes 256\n")
