@@ -132,6 +132,10 @@ void mg_report_write(void) {
                             (unsigned long long)v);
         }
         fprintf(f, "%s\n", line);
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+        fprintf(f, "#@mpiguide test memo_hits %s %llu\n", mg_coll_name(c),
+                (unsigned long long)mg_test_memo_hits[c]);
+#endif
     }
     mg_guard_report(f);
     mg_record_report(f);

@@ -381,6 +381,16 @@ static inline int mg_memo_fixes_shape(int coll) {
     return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER;
 }
 
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+/* Test variant only (mpiguide-testalgs): repeats taken per collective, in the report's footer,
+ * so that a test sees the memo used (nothing else tells a hit from a decision that chose the
+ * default again). The real library has no such counter in its fastest path. */
+extern uint64_t mg_test_memo_hits[MPIGUIDE_COLL_COUNT];
+#define MG_TEST_MEMO_HIT(coll) (mg_test_memo_hits[coll]++)
+#else
+#define MG_TEST_MEMO_HIT(coll) ((void)0)
+#endif
+
 static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_args *a) {
     uintptr_t tk, ok;
     int cnt;
@@ -393,6 +403,7 @@ static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_ar
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
                           memory_order_relaxed);
+    MG_TEST_MEMO_HIT(coll);
     return 1;
 }
 

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 
 unsigned char mg_on[MPIGUIDE_COLL_COUNT];
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+uint64_t mg_test_memo_hits[MPIGUIDE_COLL_COUNT];
+#endif
 int mg_threads;
 int mg_general;
 unsigned char mg_checked[MPIGUIDE_COLL_COUNT];

@@ -35,3 +35,20 @@ ic_test(decision_memo NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUI
     "#@mpiguide calls MPI_Reduce_scatter total=35 mockup=15 "
     "#@mpiguide calls MPI_Gatherv total=10 mockup=5 "
   REJECT "wrong result" "mpiguide: (error|warning)")
+# The same on the test variant of the library, whose footer also counts the repeats the memo
+# took (#@mpiguide test memo_hits): a key that never matched would pass the test above. The
+# first call on a communicator takes the general path (it fills the communicator's cache entry),
+# the second decides and sets the memo. Rank 0, Reduce_scatter: round 1 repeats {4, 0} and
+# {0, 4} (the sum of 4 ints of the second {2, 2}), later rounds those and both {2, 2}: 2 + 4 * 4
+# = 18; Gatherv: the one-rank communicator's calls from the third on, 3 (MPI_COMM_WORLD runs
+# the mock-up, never a repeat).
+if(TARGET mpiguide_testalgs)
+  ic_test(decision_memo_hits NP 2 RUN env LD_PRELOAD=$<TARGET_FILE:mpiguide_testalgs>
+    MPIGUIDE_REPORT=1 MPIGUIDE_GUARD=0 MPIGUIDE_PROFILES=${IC}/decision_memo
+    $<TARGET_FILE:decision_memo>
+    EXPECT "decision_memo: all results correct"
+      "#@mpiguide calls MPI_Reduce_scatter total=35 mockup=15 "
+      "#@mpiguide test memo_hits MPI_Reduce_scatter 18\n"
+      "#@mpiguide test memo_hits MPI_Gatherv 3\n"
+    REJECT "wrong result" "mpiguide: (error|warning)")
+endif()
