@@ -327,51 +327,42 @@ enum mg_decision {
  * Counted and passed on. It calls nothing and needs no registers beyond the scratch ones, so
  * the wrapper keeps no stack frame and the default is a tail jump with the caller's arguments
  * untouched. */
-/* Reduce_scatter's memo key from the sum of its recvcounts (mg_memo_key); 0 for a sum that is
- * negative or beyond int. */
-static inline __attribute__((always_inline)) int
-mg_memo_key_sum(const mg_args *a, int64_t sum, uintptr_t *tk, int *cnt, uintptr_t *ok) {
-    if (sum < 0 || sum > INT32_MAX) return 0;
-    *tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
-    *cnt = (int)sum;
-    *ok = mg_hbits(&a->op, sizeof a->op);
+/* The memo's key from the source of the call's size on this rank (mg_call_source: its count
+ * and datatype): the datatype handle and the count; for reductions also the op (whose class a
+ * profile may ask for); for Gather and Scatter, whose root takes the size from the other side
+ * than the rest, the root + 1. 0 for a count beyond int (a sum of recvcounts). A negative
+ * count may be keyed: it never matches, as mg_decide memoises none. */
+static inline __attribute__((always_inline)) int mg_memo_key_of(int coll, const mg_args *a,
+                                                                int64_t count, MPI_Datatype t,
+                                                                uintptr_t *tk, int *cnt,
+                                                                uintptr_t *ok) {
+    if (count != (int)count) return 0; /* folds away where the count is an int argument */
+    *tk = mg_hbits(&t, sizeof t);
+    *cnt = (int)count;
+    *ok = mg_coll_is_reduction(coll)                        ? mg_hbits(&a->op, sizeof a->op)
+          : coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER ? (uintptr_t)(unsigned)a->root + 1
+                                                            : 0;
     return 1;
 }
 
-/* The memo's key of a call on this rank (p ranks): the (datatype handle, count) its size comes
- * from and, for reductions, the op (whose class a profile may ask for); for Gather and Scatter,
- * whose root takes the size from the other side than the rest, also the root; for
- * Reduce_scatter the sum of recvcounts as the count (added up on every call, p entries: the
- * caller may change the array between calls, and an equal sum is an equal size, hence an equal
- * decision); for the v-collectives, which select by communicator size only, a constant (every
- * call on the communicator is decided alike). 0 when the call has none. coll is a constant: this
- * folds. A memo hit only ever runs the library's own collective (which reports erroneous
- * arguments itself), so a key needs to fix the decision, not the call's shape (that is the plan
- * memo's, select.c plan_key). */
+/* The memo's key of a call on this rank (p ranks): that of the source of its size
+ * (mg_memo_key_of), for Reduce_scatter the sum of recvcounts (added up on every call, p
+ * entries: the caller may change the array between calls, and an equal sum is an equal size,
+ * hence an equal decision); for the v-collectives, which select by communicator size only, a
+ * constant (every call on the communicator is decided alike). 0 when the call has none. coll is
+ * a constant: this folds. A memo hit only ever runs the library's own collective (which reports
+ * erroneous arguments itself), so a key needs to fix the decision, not the call's shape (that
+ * is the plan memo's, select.c plan_key). */
 static inline __attribute__((always_inline)) int
 mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt, uintptr_t *ok) {
-    if (mg_size_from_recv_everywhere(coll)) {
-        *tk = mg_hbits(&a->recvtype, sizeof a->recvtype);
-        *cnt = a->recvcount;
-        *ok = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
-        return 1;
-    }
     if (mg_coll_is_v(coll)) {
         *tk = 1, *cnt = 0, *ok = 0;
         return 1;
     }
-    if (coll == MG_CAT_REDUCE_SCATTER) {
-        int64_t sum = 0;
-        for (int i = 0; i < p; i++) sum += a->recvcounts[i];
-        return mg_memo_key_sum(a, sum, tk, cnt, ok);
-    }
-    if (coll != MG_CAT_GATHER && coll != MG_CAT_SCATTER) return 0;
-    int recv = (coll == MG_CAT_GATHER) == (rank == a->root);
-    *tk = recv ? mg_hbits(&a->recvtype, sizeof a->recvtype)
-               : mg_hbits(&a->sendtype, sizeof a->sendtype);
-    *cnt = recv ? a->recvcount : a->sendcount;
-    *ok = (uintptr_t)(unsigned)a->root + 1;
-    return 1;
+    int64_t count;
+    MPI_Datatype t;
+    mg_call_source(coll, a, rank, p, &count, &t);
+    return mg_memo_key_of(coll, a, count, t, tk, cnt, ok);
 }
 
 /* Does the memo key fix the call's shape on this rank too (its scalar arguments), so that a
@@ -420,16 +411,16 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     if (__builtin_expect(e->key != k || !k || e->flags, 0)) return MG_GENERAL;
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     uintptr_t tk = 0, ok = 0;                               /* a repeat was handled by mg_repeat */
-    int cnt = 0; /* Reduce_scatter's key comes from count below: one sum, not two */
-    int simple =
-        coll != MG_CAT_REDUCE_SCATTER && mg_memo_key(coll, &a, e->rank, e->p, &tk, &cnt, &ok);
+    int cnt = 0, simple;
     int64_t count = 0;
     int ts = 0;
-    if (!mg_coll_is_v(coll)) {
+    if (mg_coll_is_v(coll)) {
+        simple = mg_memo_key(coll, &a, e->rank, e->p, &tk, &cnt, &ok);
+    } else { /* the size's source once: the size and the memo's key */
         MPI_Datatype t;
         mg_call_source(coll, &a, e->rank, e->p, &count, &t);
         if (__builtin_expect(!mg_tcache_get(t, &ts) || count < 0, 0)) return MG_GENERAL;
-        if (coll == MG_CAT_REDUCE_SCATTER) simple = mg_memo_key_sum(&a, count, &tk, &cnt, &ok);
+        simple = mg_memo_key_of(coll, &a, count, t, &tk, &cnt, &ok);
     }
     atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
                           memory_order_relaxed);
