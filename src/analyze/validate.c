@@ -18,7 +18,23 @@
 /* A no-entry row is reported as slower below this speed-up (the tuned table's 5 %). */
 #define NOENTRY_SLOW 0.95
 
-/* Per validation launch: tested, the speed-up default median / tuned median, the p-value of
+/* Rounds of interleaved batches a launch needs before their pairing gives its speed-up. */
+#define MIN_ROUNDS 5
+
+/* A launch's speed-up default / tuned: the median over the interleaving's rounds of the ratio
+ * of the two batches' medians (stats/paired.c says why), or, in a launch that was not
+ * interleaved or ran fewer than MIN_ROUNDS rounds, the ratio of the two medians. */
+static double launch_ratio(const mg_dataset *ds, const mg_series *sd, const mg_series *st) {
+    const char *b = mg_dataset_file_header(ds, st->file, "interleave");
+    long long batch = b ? strtoll(b, NULL, 10) : 0;
+    double r;
+    if (batch > 0 &&
+        mg_paired_batch_ratio(sd->seq, sd->nseq, st->seq, st->nseq, batch, &r) >= MIN_ROUNDS)
+        return r;
+    return mg_an_median_sorted(sd->v, sd->n) / mg_an_median_sorted(st->v, st->n);
+}
+
+/* Per validation launch: tested, the speed-up default / tuned (launch_ratio), the p-value of
  * "tuned faster"; the launch-wise summary goes into pt. has[l * nnames + coll] says whether
  * launch l measured the collective at all. */
 static void measure_point(mg_analysis *a, const unsigned char *has, const mg_coll_result *c,
@@ -50,7 +66,7 @@ static void measure_point(mg_analysis *a, const unsigned char *has, const mg_col
             mg_an_test_series(a->opts.test, st, sd, &stat, &p))
             continue;
         pt->val_launches++;
-        double ratio = mg_an_median_sorted(sd->v, sd->n) / mg_an_median_sorted(st->v, st->n);
+        double ratio = launch_ratio(a->ds, sd, st);
         pt->val_faster += ratio > 1;
         if (k < 64) r[k++] = ratio;
         if (isnan(pt->val_p) || p > pt->val_p) pt->val_p = p;

@@ -68,7 +68,10 @@ void mg_dataset_free(mg_dataset *ds) {
         free(ds->files[i].hdr);
     }
     free(ds->files);
-    for (size_t i = 0; i < ds->nseries; i++) free(ds->series[i].v);
+    for (size_t i = 0; i < ds->nseries; i++) {
+        free(ds->series[i].v);
+        free(ds->series[i].seq);
+    }
     free(ds->series);
     free(ds->index);
     for (int i = 0; i < ds->nnotes; i++) free(ds->notes[i]);
@@ -223,6 +226,18 @@ static int push(mg_series *e, double v) {
     return 0;
 }
 
+static int push_indexed(mg_series *e, long long index, double v) {
+    if (e->nseq == e->capseq) {
+        size_t nc = e->capseq ? e->capseq * 2 : 16;
+        mg_indexed *p = realloc(e->seq, nc * sizeof *p);
+        if (!p) return -1;
+        e->seq = p;
+        e->capseq = nc;
+    }
+    e->seq[e->nseq++] = (mg_indexed){index, v};
+    return 0;
+}
+
 /* ---- parsing ---- */
 
 /* Keeps the first value of each key in the list *hdr (a launch's or a file's). */
@@ -278,6 +293,7 @@ static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r, int p, int 
         ds->flagged_rows++;
         return 0;
     }
+    if (ds->launches[launch].tuned && push_indexed(s, r->index, r->runtime)) return -1;
     return push(s, r->runtime);
 }
 

@@ -3,6 +3,7 @@
 #ifndef MG_RAW_H
 #define MG_RAW_H
 
+#include "stats/stats.h"
 #include <stddef.h>
 #include <stdio.h>
 
@@ -34,8 +35,12 @@ typedef struct mg_series {
     int p;                 /* communicator size: the file's #@comm_size section, else #@nprocs */
     int file;              /* the file the series was first read from (mg_dataset.files) */
     long long msize;
-    double *v;
+    double *v; /* sorted by mg_dataset_sort */
     size_t n, cap;
+    /* Validation (tuned) launches only: the same observations in the order read, with their
+     * indexes, so that interleaved batches can be paired (analyze/validate.c); NULL otherwise */
+    mg_indexed *seq;
+    size_t nseq, capseq;
     size_t nflagged; /* rows with flag 1 (start missed) or 2 (window overrun), left out */
 } mg_series;
 

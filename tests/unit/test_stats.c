@@ -184,7 +184,65 @@ static void level(void) {
     }
 }
 
+/* Round r of a stepped machine: every observation of the round takes base * step(r). */
+static double step(int r) {
+    return r % 4 < 2 ? 1.0 : 2.0;
+}
+
+/* The paired batch ratio (stats/paired.c) follows the rounds, the ratio of medians does not. */
+static void paired(void) {
+    enum { B = 10, R = 40 };
+    mg_indexed x[B * R], y[B * R];
+    /* x and y equal in every round; x's slow rounds are the ones where y has flagged
+     * observations left out, so the two samples' medians land in different steps */
+    size_t nx = 0, ny = 0;
+    for (int r = 0; r < R; r++)
+        for (int i = 0; i < B; i++) {
+            long long idx = (long long)r * B + i;
+            x[nx++] = (mg_indexed){idx, 1e-5 * step(r)};
+            if (step(r) == 1.0 || i < 3) y[ny++] = (mg_indexed){idx, 1e-5 * step(r)};
+        }
+    double r;
+    size_t k = mg_paired_batch_ratio(x, nx, y, ny, B, &r);
+    CHECK(k == R, "all %d rounds paired, got %zu", R, k);
+    CHECK(fabs(r - 1) < 1e-12, "equal in every round: ratio %.15g", r);
+    double vx[B * R], vy[B * R];
+    for (size_t i = 0; i < nx; i++) vx[i] = x[i].v;
+    for (size_t i = 0; i < ny; i++) vy[i] = y[i].v;
+    double naive = mg_median_inplace(vx, nx) / mg_median_inplace(vy, ny);
+    CHECK(naive > 1.4, "the setting fools the ratio of medians (%g)", naive);
+
+    /* a constant factor is found; order of the arrays does not matter */
+    for (size_t i = 0; i < ny; i++) y[i].v *= 0.5;
+    for (size_t i = 0; i < ny / 2; i++) {
+        mg_indexed t = y[i];
+        y[i] = y[ny - 1 - i];
+        y[ny - 1 - i] = t;
+    }
+    k = mg_paired_batch_ratio(x, nx, y, ny, B, &r);
+    CHECK(k == R && fabs(r - 2) < 1e-12, "x twice y: %zu rounds, ratio %.15g", k, r);
+
+    /* rounds only one side has are skipped: y without rounds 0-9 */
+    size_t m = 0;
+    for (size_t i = 0; i < ny; i++)
+        if (y[i].index >= 10 * B) y[m++] = y[i];
+    k = mg_paired_batch_ratio(x, nx, y, m, B, &r);
+    CHECK(k == R - 10 && fabs(r - 2) < 1e-12, "30 common rounds: %zu, ratio %.15g", k, r);
+
+    /* nothing to pair */
+    CHECK(mg_paired_batch_ratio(x, nx, y, 0, B, &r) == 0 && isnan(r), "empty y: %g", r);
+    CHECK(mg_paired_batch_ratio(x, nx, y, m, 0, &r) == 0 && isnan(r), "batch 0: %g", r);
+    mg_indexed late[1] = {{(long long)R * B + 5, 1e-5}};
+    CHECK(mg_paired_batch_ratio(x, nx, late, 1, B, &r) == 0 && isnan(r), "no common round: %g", r);
+    /* indexes repeated (malformed data): at most one batch per side counts, no overflow */
+    mg_indexed rep[3 * B];
+    for (int i = 0; i < 3 * B; i++) rep[i] = (mg_indexed){0, 2e-5};
+    CHECK(mg_paired_batch_ratio(rep, 3 * B, x, nx, B, &r) == 1 && fabs(r - 2) < 1e-12,
+          "repeated index 0: ratio %g", r);
+}
+
 int main(void) {
+    paired();
     exact_against_enumeration();
     selection();
     edge_cases();

@@ -375,7 +375,54 @@ static void disturbed(void) {
     }
 }
 
+/* n observations of alg at msize on a machine that runs at half speed from observation nfast
+ * on (a speed step, as on a virtual machine): base, then 2 * base. */
+static void stepped_rows(FILE *f, const char *alg, long long msize, double base, int nfast, int n) {
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s %s %d %lld %.9e\n", AR, alg, i, msize,
+                base * (i < nfast ? 1 : 2) * exp(0.01 * synth_normal()));
+}
+
+/* The speed step falls between the batches of one round (interleave=10): the default saw it at
+ * observation 210, the tuned library at 190, so the default's median lies in the fast step and
+ * the tuned library's in the slow one. Per round the two ran alike (64 B, no entry) or tuned
+ * 1.6x faster (1 KiB, an entry). The ratio of the two medians would read 0.5x and 0.8x, a
+ * regression and a rejected entry; the paired rounds read 1x and 1.6x. */
+static void stepped(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(20);
+    synth_series(dir, 3, AR, "default", 64, 20e-6, 0.03, 60);
+    synth_series(dir, 3, AR, MOCK, 64, 30e-6, 0.03, 60);
+    synth_series(dir, 3, AR, "default", 1024, 20e-6, 0.03, 60);
+    synth_series(dir, 3, AR, MOCK, 1024, 12e-6, 0.03, 60);
+    for (int k = 1; k <= 2; k++) {
+        FILE *f = synth_open_tuned(dir, k, AR, 4, NULL);
+        if (!f) continue;
+        stepped_rows(f, "default", 64, 20e-6, 210, 400);
+        stepped_rows(f, "tuned", 64, 20e-6, 190, 400);
+        stepped_rows(f, "default", 1024, 20e-6, 210, 400);
+        stepped_rows(f, "tuned", 1024, 12.5e-6, 190, 400);
+        fclose(f);
+    }
+    run r;
+    CHECK(analyse(dir, &r) == 0, "stepped: analysis");
+    const mg_point *eq = point(&r, AR, 64), *fast = point(&r, AR, 1024);
+    char v[160];
+    CHECK(eq && eq->val == MG_VAL_NOENTRY && fabs(eq->val_speedup - 1) < 0.05 &&
+              !strcmp(mg_val_verdict(&r.a, eq, v, sizeof v), "no entry: no regression"),
+          "stepped: 64: %s (speed-up %g)", eq ? mg_val_verdict(&r.a, eq, v, sizeof v) : "?",
+          eq ? eq->val_speedup : 0);
+    CHECK(fast && fast->val == MG_VAL_KEPT && fabs(fast->val_speedup - 1.6) < 0.1 &&
+              fabs(fast->val_speedup_min - 1.6) < 0.1,
+          "stepped: 1024 kept at 1.6x: %s (speed-up %g, slowest %g)",
+          fast ? mg_val_verdict(&r.a, fast, v, sizeof v) : "?", fast ? fast->val_speedup : 0,
+          fast ? fast->val_speedup_min : 0);
+    CHECK(r.a.nnoentry_slow == 0, "stepped: no slower row (%d)", r.a.nnoentry_slow);
+    done(&r, dir);
+}
+
 int main(void) {
+    stepped();
     holds();
     one_launch_slower();
     weak();
