@@ -126,7 +126,7 @@ for mpi in $mpis; do
       regress = sp[k] + 0 < 1 / 1.05 || tun[k] + 0 > 1.05 * def[k]
       holds += hold; regressions += regress
       printf "  %s B -> %s: validated in A %.3f, re-measured %.3f (medians %.3f)%s%s\n", k, $3,
-             $6, sp[k], tun[k] > 0 ? def[k] / tun[k] : 0, hold ? "" : " (does not hold)",
+             $6, sp[k], (tun[k] > 0 ? def[k] / tun[k] : 0), hold ? "" : " (does not hold)",
              regress ? " REGRESSION" : ""
     }
     END {
