@@ -123,7 +123,7 @@ for mpi in $mpis; do
       # side by side (paired by rounds, docs/check.md); tuned more than 5 % slower than the
       # default is a regression, by that speed-up or by the two medians over all launches
       hold = sp[k] + 0 >= 1.05
-      regress = sp[k] + 0 < 1 / 1.05 || tun[k] + 0 > 1.05 * def[k]
+      regress = sp[k] + 0 < 1 / 1.05 || (def[k] + 0 > 0 && tun[k] + 0 > 1.05 * def[k])
       holds += hold; regressions += regress
       printf "  %s B -> %s: validated in A %.3f, re-measured %.3f (medians %.3f)%s%s\n", k, $3,
              $6, sp[k], (tun[k] > 0 ? def[k] / tun[k] : 0), hold ? "" : " (does not hold)",

@@ -310,7 +310,9 @@ static void validation_html(const mg_analysis *a, FILE *f) {
     fprintf(f,
             "<h2 id=\"validation\">Validation of the tuned library</h2>\n<p>%d launch%s, the "
             "default and the tuned library interleaved in one job; speed-up = median over the "
-            "launches of default / tuned. An entry is kept when tuned is significantly faster "
+            "launches of default / tuned, paired by the interleaving's rounds (per round the "
+            "ratio of the two batches' medians; the medians shown are over all observations). "
+            "An entry is kept when tuned is significantly faster "
             "in every launch (%s, %s over %d entries, &alpha; = %g), at least %.3g&times; in "
             "the slowest and %.3g&times; over the launches; rows without an entry check that "
             "the interception costs nothing (expected 1).</p>\n",

@@ -55,11 +55,11 @@ typedef struct mg_point { /* one collective at one message size */
     int lib_checked;             /* default and at least one tested library algorithm */
     double tuned, tuned_default; /* medians of the tuned validation, NaN when absent */
     size_t tuned_n;
-    /* the validation (validate.c), per launch default median / tuned median */
+    /* the validation (validate.c), per launch default / tuned paired by rounds (launch_ratio) */
     int val;                  /* enum mg_val */
     int val_launches;         /* validation launches with both series (>= 2 observations) */
     int val_expected;         /* validation launches that measured this collective */
-    int val_faster;           /* of those tested, launches where tuned was faster by the median */
+    int val_faster;           /* of those tested, launches where tuned was faster (speed-up > 1) */
     double val_p, val_p_adj;  /* largest launch p-value of "tuned faster"; after correction */
     double val_speedup;       /* median over the launches of the per-launch speed-up */
     double val_speedup_min;   /* the smallest per-launch speed-up */
@@ -179,8 +179,9 @@ int mg_an_guideline_checks(mg_analysis *a);
 void mg_an_tuned_results(mg_analysis *a);
 /* The validation: per candidate entry the tests of tuned against default in every validation
  * launch; an entry is kept only when significant in every launch after the correction over all
- * entries, faster by the median in every launch, and at least min_gain / 2 faster in the
- * slowest launch; otherwise pt->profile becomes -1 (validate.c). */
+ * entries, faster in every launch by the launch's speed-up (default / tuned paired by the
+ * interleaving's rounds), at least min_gain / 2 faster in the slowest launch and min_gain over
+ * the launches; otherwise pt->profile becomes -1 (validate.c). */
 void mg_an_validate(mg_analysis *a);
 /* One test of candidate x against reference y (both sorted): x faster? 0, or -1. */
 int mg_an_test_series(int test, const mg_series *x, const mg_series *y, double *stat, double *p);

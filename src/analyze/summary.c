@@ -241,7 +241,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     if (a->ntuned) {
         fprintf(f,
                 "\nTuned validation (%d launch%s, default and tuned interleaved; speedup = median "
-                "over launches of default / tuned):\n",
+                "over launches of default / tuned, paired by rounds):\n",
                 a->ntuned, a->ntuned == 1 ? "" : "es");
         if (!brief) mg_print_tuned(a, f);
         fprintf(f,

@@ -536,8 +536,8 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
         t = tuned_table(a);
         snprintf(title, sizeof title,
                  "tuned validation (%d launch%s, default and tuned interleaved): medians; "
-                 "speedup = median over launches of default / tuned; entries kept when "
-                 "significant in every launch (%s, %s over %d tests, alpha %g), at least "
+                 "speedup = median over launches of default / tuned paired by rounds; entries "
+                 "kept when significant in every launch (%s, %s over %d tests, alpha %g), at least "
                  "%.3gx in the slowest and %.3gx over the launches",
                  a->ntuned, a->ntuned == 1 ? "" : "es", mg_test_name(a->opts.test),
                  mg_correction_name(a->opts.correction), a->nval_tests, a->opts.alpha,

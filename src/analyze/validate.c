@@ -2,7 +2,8 @@
  * against the default, interleaved, in fresh launches (OUTDIR/tuned/launch-K/). A candidate
  * profile entry is kept only when tuned is faster than the default in every validation launch
  * with the same test as the check (the largest launch p-value counts), corrected over all
- * entries with the check's correction, faster by the median in every launch, at least
+ * entries with the check's correction, faster in every launch by the launch's speed-up (default
+ * / tuned paired by the interleaving's rounds, launch_ratio), at least
  * min_gain / 2 faster in the slowest launch, and min_gain faster over the launches (the
  * check's own bar: what is kept still saves something worth having when measured again). Otherwise
  * the entry leaves the profile and the summary and the report list it as rejected by validation,
@@ -21,14 +22,22 @@
 /* Rounds of interleaved batches a launch needs before their pairing gives its speed-up. */
 #define MIN_ROUNDS 5
 
+/* The batch of an interleaved raw file (#@interleave=B, B as bench accepts it); 0 when the file
+ * was not interleaved or says something else. */
+static long long batch_of(const mg_dataset *ds, int file) {
+    const char *b = mg_dataset_file_header(ds, file, "interleave");
+    char *end;
+    long long v = b ? strtoll(b, &end, 10) : 0;
+    return b && end != b && !*end && v >= 1 && v <= 1000000 ? v : 0;
+}
+
 /* A launch's speed-up default / tuned: the median over the interleaving's rounds of the ratio
- * of the two batches' medians (stats/paired.c says why), or, in a launch that was not
- * interleaved or ran fewer than MIN_ROUNDS rounds, the ratio of the two medians. */
+ * of the two batches' medians (docs/check.md "Validation" says why), or, in a launch that was
+ * not interleaved (alike) or ran fewer than MIN_ROUNDS rounds, the ratio of the two medians. */
 static double launch_ratio(const mg_dataset *ds, const mg_series *sd, const mg_series *st) {
-    const char *b = mg_dataset_file_header(ds, st->file, "interleave");
-    long long batch = b ? strtoll(b, NULL, 10) : 0;
+    long long batch = batch_of(ds, st->file);
     double r;
-    if (batch > 0 &&
+    if (batch && batch == batch_of(ds, sd->file) &&
         mg_paired_batch_ratio(sd->seq, sd->nseq, st->seq, st->nseq, batch, &r) >= MIN_ROUNDS)
         return r;
     return mg_an_median_sorted(sd->v, sd->n) / mg_an_median_sorted(st->v, st->n);

@@ -226,7 +226,7 @@ static int push(mg_series *e, double v) {
     return 0;
 }
 
-static int push_indexed(mg_series *e, long long index, double v) {
+static int push_indexed(mg_series *e, int file, long long index, double v) {
     if (e->nseq == e->capseq) {
         size_t nc = e->capseq ? e->capseq * 2 : 16;
         mg_indexed *p = realloc(e->seq, nc * sizeof *p);
@@ -234,7 +234,7 @@ static int push_indexed(mg_series *e, long long index, double v) {
         e->seq = p;
         e->capseq = nc;
     }
-    e->seq[e->nseq++] = (mg_indexed){index, v};
+    e->seq[e->nseq++] = (mg_indexed){file, index, v};
     return 0;
 }
 
@@ -293,7 +293,7 @@ static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r, int p, int 
         ds->flagged_rows++;
         return 0;
     }
-    if (ds->launches[launch].tuned && push_indexed(s, r->index, r->runtime)) return -1;
+    if (ds->launches[launch].tuned && push_indexed(s, file, r->index, r->runtime)) return -1;
     return push(s, r->runtime);
 }
 

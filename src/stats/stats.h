@@ -97,16 +97,19 @@ typedef struct mg_median_ci {
 void mg_median_ci_sorted(const double *sorted, size_t n, double conf, mg_median_ci *ci);
 
 /* ---- paired batches ---- */
-/* An observation with its index in its measurement (the raw row's nrep). */
+/* An observation with its index (>= 0) in its measurement (the raw row's nrep) and the
+ * measurement it belongs to (part: a raw file). */
 typedef struct mg_indexed {
+    int part;
     long long index;
     double v;
 } mg_indexed;
 /* The speed-up x over y of two samples measured side by side in batches of `batch`
- * observations (bench --interleave: round r ran the indexes [r * batch, (r + 1) * batch) of
- * every algorithm): the median over the rounds both have of median(x's batch) / median(y's
- * batch); a ratio of times, so above 1 when y is faster. Arrays in any order, not modified.
- * Returns the number of rounds used, 0 (and NaN) when there is none or memory ran out. */
+ * observations (bench --interleave: round r of a measurement ran the indexes [r * batch,
+ * (r + 1) * batch) of every algorithm): the median over the rounds both have of median(x's
+ * batch) / median(y's batch); a ratio of times, so above 1 when y is faster. Rounds of
+ * different parts are different rounds. Arrays in any order, not modified. Returns the number
+ * of rounds used, 0 (and NaN) when there is none or memory ran out. */
 size_t mg_paired_batch_ratio(const mg_indexed *x, size_t nx, const mg_indexed *y, size_t ny,
                              long long batch, double *ratio);
 

@@ -199,8 +199,8 @@ static void paired(void) {
     for (int r = 0; r < R; r++)
         for (int i = 0; i < B; i++) {
             long long idx = (long long)r * B + i;
-            x[nx++] = (mg_indexed){idx, 1e-5 * step(r)};
-            if (step(r) == 1.0 || i < 3) y[ny++] = (mg_indexed){idx, 1e-5 * step(r)};
+            x[nx++] = (mg_indexed){0, idx, 1e-5 * step(r)};
+            if (step(r) == 1.0 || i < 3) y[ny++] = (mg_indexed){0, idx, 1e-5 * step(r)};
         }
     double r;
     size_t k = mg_paired_batch_ratio(x, nx, y, ny, B, &r);
@@ -232,13 +232,27 @@ static void paired(void) {
     /* nothing to pair */
     CHECK(mg_paired_batch_ratio(x, nx, y, 0, B, &r) == 0 && isnan(r), "empty y: %g", r);
     CHECK(mg_paired_batch_ratio(x, nx, y, m, 0, &r) == 0 && isnan(r), "batch 0: %g", r);
-    mg_indexed late[1] = {{(long long)R * B + 5, 1e-5}};
+    mg_indexed late[1] = {{0, (long long)R * B + 5, 1e-5}};
     CHECK(mg_paired_batch_ratio(x, nx, late, 1, B, &r) == 0 && isnan(r), "no common round: %g", r);
     /* indexes repeated (malformed data): at most one batch per side counts, no overflow */
     mg_indexed rep[3 * B];
-    for (int i = 0; i < 3 * B; i++) rep[i] = (mg_indexed){0, 2e-5};
+    for (int i = 0; i < 3 * B; i++) rep[i] = (mg_indexed){0, 0, 2e-5};
     CHECK(mg_paired_batch_ratio(rep, 3 * B, x, nx, B, &r) == 1 && fabs(r - 2) < 1e-12,
           "repeated index 0: ratio %g", r);
+    /* a batch no buffer could hold (a raw file's header says so): one round, no overflow */
+    CHECK(mg_paired_batch_ratio(x, nx, x, nx, 1LL << 61, &r) == 1 && fabs(r - 1) < 1e-12,
+          "batch 2^61: ratio %g", r);
+    /* two parts (raw files) with the same indexes: each pairs with its own; part 1 of y is
+     * 4x faster, part 0 as fast, so the rounds read 1 and 4 in equal number */
+    mg_indexed px[4 * B], py[4 * B];
+    for (int i = 0; i < 4 * B; i++) {
+        int part = i / (2 * B);
+        px[i] = (mg_indexed){part, i % (2 * B), 4e-5};
+        py[i] = (mg_indexed){part, i % (2 * B), part ? 1e-5 : 4e-5};
+    }
+    k = mg_paired_batch_ratio(px, 4 * B, py, 4 * B, B, &r);
+    CHECK(k == 4 && fabs(r - 2.5) < 1e-12, "two parts: %zu rounds, ratio %g (median of 1,1,4,4)", k,
+          r);
 }
 
 int main(void) {
