@@ -194,6 +194,18 @@ out:
     free(p);
 }
 
+/* "rejected: Vx < Bx WHERE" with as many digits as tell the speed-up v from the bar b apart
+ * (1.051 against 1.053 would read "1.05x < 1.05x" with three). */
+static void below_bar(char *buf, size_t n, double v, double b, const char *where) {
+    char sv[32], sb[32];
+    for (int digits = 3; digits <= 6; digits++) {
+        snprintf(sv, sizeof sv, "%.*g", digits, v);
+        snprintf(sb, sizeof sb, "%.*g", digits, b);
+        if (strcmp(sv, sb)) break;
+    }
+    snprintf(buf, n, "rejected: %sx < %sx %s", sv, sb, where);
+}
+
 const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, size_t n) {
     switch (pt->val) {
     case MG_VAL_KEPT:
@@ -212,11 +224,9 @@ const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, 
         else if (!(pt->val_p_adj < a->opts.alpha))
             snprintf(buf, n, "rejected: not significant (p_adj %.2g)", pt->val_p_adj);
         else if (pt->val_speedup_min < a->val_min_speedup)
-            snprintf(buf, n, "rejected: %.3gx < %.3gx in a launch", pt->val_speedup_min,
-                     a->val_min_speedup);
+            below_bar(buf, n, pt->val_speedup_min, a->val_min_speedup, "in a launch");
         else if (pt->val_speedup < a->val_gain_speedup)
-            snprintf(buf, n, "rejected: %.3gx < %.3gx (--min-gain)", pt->val_speedup,
-                     a->val_gain_speedup);
+            below_bar(buf, n, pt->val_speedup, a->val_gain_speedup, "(--min-gain)");
         else
             snprintf(buf, n, "rejected: another size of this profile did not hold");
         break;
