@@ -397,6 +397,11 @@ int mg_write_report(const mg_analysis *a, const char *outdir) {
         esc(f, v.machine);
         fprintf(f, "</li>\n");
     }
+    if (v.drift[0]) {
+        fprintf(f, "<li class=\"warn\">");
+        esc(f, v.drift);
+        fprintf(f, "</li>\n");
+    }
     fprintf(f, "<li>");
     esc(f, v.violations);
     fprintf(f, "</li>\n<li>");

@@ -200,7 +200,15 @@ typedef struct mg_verdict {
     char violations[256]; /* violations found, quality score */
     char entries[512];    /* profile entries kept / rejected, validated speed-ups */
     char machine[256];    /* "timings are not trustworthy: ..." or empty */
+    char drift[256];      /* "timings drift between launches: ..." or empty */
 } mg_verdict;
+/* The verdict says timings drift when the default's per-launch medians at a size differ by at
+ * least this factor, as the median over the sizes (docs/check.md "Drift between launches"). */
+#define MG_DRIFT 1.25
+/* Drift between the check launches: per checked size with the default in at least two
+ * launches (launches set aside as disturbed left out), the default's largest per-launch median
+ * over its smallest; *median and *max over those sizes. Returns their number (0: NaN). */
+int mg_an_drift(const mg_analysis *a, double *median, double *max);
 void mg_verdict_of(const mg_analysis *a, mg_verdict *v);
 const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n);
 /* The verdict on f, with where the report is when outdir is not NULL. */

@@ -5,6 +5,7 @@
 #include "model.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n) {
@@ -14,6 +15,27 @@ const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n) {
                             "of another rank)"
                           : " (a rank waiting for a descheduled one loses a time slice)");
     return buf;
+}
+
+int mg_an_drift(const mg_analysis *a, double *median, double *max) {
+    int n = 0, cap = 0;
+    for (int ci = 0; ci < a->ncolls; ci++) cap += a->colls[ci].npoints;
+    double *r = malloc((size_t)(cap ? cap : 1) * sizeof *r);
+    *median = *max = NAN;
+    if (!r) return 0;
+    for (int ci = 0; ci < a->ncolls; ci++)
+        for (int pi = 0; pi < a->colls[ci].npoints; pi++) {
+            const mg_point *pt = &a->colls[ci].points[pi];
+            if (pt->def < 0) continue;
+            const mg_cell *d = &pt->cells[pt->def];
+            if (d->nlaunches < 2 || !(d->lmed_min > 0)) continue;
+            r[n] = d->lmed_max / d->lmed_min;
+            if (!(r[n] <= *max)) *max = r[n];
+            n++;
+        }
+    if (n) *median = mg_an_median_of(r, n);
+    free(r);
+    return n;
 }
 
 void mg_verdict_of(const mg_analysis *a, mg_verdict *v) {
@@ -51,6 +73,15 @@ void mg_verdict_of(const mg_analysis *a, mg_verdict *v) {
                  mg_fmt_num(b1, sizeof b1, lo, 3), mg_fmt_num(b2, sizeof b2, hi, 3), a->ntuned,
                  a->ntuned == 1 ? "" : "es");
     if (a->oversub) mg_oversub_text(a, v->machine, sizeof v->machine);
+    double med, max;
+    int nd = mg_an_drift(a, &med, &max);
+    if (nd && med >= MG_DRIFT)
+        snprintf(v->drift, sizeof v->drift,
+                 "timings drift between launches: the default's median moved by %sx between "
+                 "check launches (median over %d size%s, up to %sx); speed-ups near --min-gain "
+                 "may not repeat in another tune",
+                 mg_fmt_num(b1, sizeof b1, med, 3), nd, nd == 1 ? "" : "s",
+                 mg_fmt_num(b2, sizeof b2, max, 3));
 }
 
 void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f) {
@@ -58,6 +89,7 @@ void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f) {
     mg_verdict_of(a, &v);
     fprintf(f, "\nVerdict:\n  %s\n  %s\n", v.violations, v.entries);
     if (v.machine[0]) fprintf(f, "  %s\n", v.machine);
+    if (v.drift[0]) fprintf(f, "  %s\n", v.drift);
     if (a->nnoentry_slow)
         fprintf(f, "  %d size%s without a profile entry measured slower than 0.95x (%s)\n",
                 a->nnoentry_slow, a->nnoentry_slow == 1 ? "" : "s",

@@ -102,6 +102,9 @@ static void holds(void) {
     }
     CHECK(r.a.nkept == 3 && r.a.nrejected == 0 && r.a.nval_tests == 3, "holds: counts %d %d %d",
           r.a.nkept, r.a.nrejected, r.a.nval_tests);
+    mg_verdict vd;
+    mg_verdict_of(&r.a, &vd);
+    CHECK(!vd.drift[0], "holds: launches alike, no drift line: '%s'", vd.drift);
     mg_profile p;
     if (load_profile(dir, "profiles/MPI_Allreduce_p4.prf", &p) == 0) {
         CHECK(p.nranges == 1 && p.ranges[0].lo == 64 && p.ranges[0].hi == 65536,
@@ -446,7 +449,45 @@ static void stepped(const char *header, int paired) {
     done(&r, dir);
 }
 
+/* The machine ran each check launch at another speed (the default's median 20, 32 and 24 us at
+ * every size): the verdict, the summary and the report say the timings drift, 1.6x. */
+static void drift(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(30);
+    static const double speed[3] = {1.0, 1.6, 1.2};
+    for (int l = 0; l < 3; l++) {
+        FILE *f = synth_open(dir, l, AR, 4);
+        if (!f) continue;
+        for (int i = 0; i < 3; i++) {
+            synth_rows(f, AR, "default", three[i], 20e-6 * speed[l], 0.01, 60);
+            synth_rows(f, AR, MOCK, three[i], 12e-6 * speed[l], 0.01, 60);
+        }
+        fclose(f);
+    }
+    run r;
+    CHECK(analyse(dir, &r) == 0, "drift: analysis");
+    double med, max;
+    int n = mg_an_drift(&r.a, &med, &max);
+    CHECK(n == 3 && fabs(med - 1.6) < 0.03 && fabs(max - 1.6) < 0.05,
+          "drift: 3 sizes at 1.6x (%d, %g, %g)", n, med, max);
+    mg_verdict vd;
+    mg_verdict_of(&r.a, &vd);
+    CHECK(strstr(vd.drift, "timings drift between launches: the default's median moved by 1.6") &&
+              strstr(vd.drift, "over 3 sizes"),
+          "drift: verdict '%s'", vd.drift);
+    char *s = read_out(dir, "summary.txt"), *h = read_out(dir, "report.html");
+    CHECK(s && strstr(s, "  drift:       the default's median moved by 1.6") &&
+              strstr(s, "may not repeat"),
+          "drift: summary:\n%s", s ? s : "");
+    CHECK(h && strstr(h, "<li class=\"warn\">timings drift between launches"),
+          "drift: the report warns at the top");
+    free(s);
+    free(h);
+    done(&r, dir);
+}
+
 int main(void) {
+    drift();
     stepped("#@interleave=10\n", 1);
     stepped("", 0);
     stepped("#@interleave=2305843009213693952\n", 0);
