@@ -209,6 +209,10 @@ typedef struct mg_verdict {
  * launches (launches set aside as disturbed left out), the default's largest per-launch median
  * over its smallest; *median and *max over those sizes. Returns their number (0: NaN). */
 int mg_an_drift(const mg_analysis *a, double *median, double *max);
+/* "the default's median moved by Xx between check launches (median over N sizes, up to Yx)"
+ * into buf, for the summary and the verdict; returns the median drift, NaN (buf empty) when no
+ * size has the default in two launches. */
+double mg_drift_text(const mg_analysis *a, char *buf, size_t n);
 void mg_verdict_of(const mg_analysis *a, mg_verdict *v);
 const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n);
 /* The verdict on f, with where the report is when outdir is not NULL. */

@@ -96,13 +96,10 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
         char why[256];
         fprintf(f, "  machine:     %s\n", mg_oversub_text(a, why, sizeof why));
     }
-    double dmed, dmax;
-    int nd = mg_an_drift(a, &dmed, &dmax);
-    if (nd)
-        fprintf(f,
-                "  drift:       the default's median moved by %.3gx between launches (median over "
-                "%d size%s, up to %.3gx)%s\n",
-                dmed, nd, nd == 1 ? "" : "s", dmax,
+    char drift[160];
+    double dmed = mg_drift_text(a, drift, sizeof drift);
+    if (drift[0])
+        fprintf(f, "  drift:       %s%s\n", drift,
                 dmed >= MG_DRIFT ? ": speed-ups near --min-gain may not repeat" : "");
     fprintf(f,
             "  test:        %s, one-sided (mock-up faster than default), in every launch (p = "

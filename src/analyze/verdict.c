@@ -38,6 +38,20 @@ int mg_an_drift(const mg_analysis *a, double *median, double *max) {
     return n;
 }
 
+double mg_drift_text(const mg_analysis *a, char *buf, size_t n) {
+    char b1[32], b2[32];
+    double med, max;
+    int nd = mg_an_drift(a, &med, &max);
+    buf[0] = 0;
+    if (nd)
+        snprintf(buf, n,
+                 "the default's median moved by %sx between check launches (median over %d "
+                 "size%s, up to %sx)",
+                 mg_fmt_num(b1, sizeof b1, med, 3), nd, nd == 1 ? "" : "s",
+                 mg_fmt_num(b2, sizeof b2, max, 3));
+    return med;
+}
+
 void mg_verdict_of(const mg_analysis *a, mg_verdict *v) {
     char b1[32], b2[32];
     memset(v, 0, sizeof *v);
@@ -73,15 +87,12 @@ void mg_verdict_of(const mg_analysis *a, mg_verdict *v) {
                  mg_fmt_num(b1, sizeof b1, lo, 3), mg_fmt_num(b2, sizeof b2, hi, 3), a->ntuned,
                  a->ntuned == 1 ? "" : "es");
     if (a->oversub) mg_oversub_text(a, v->machine, sizeof v->machine);
-    double med, max;
-    int nd = mg_an_drift(a, &med, &max);
-    if (nd && med >= MG_DRIFT)
+    char drift[160];
+    if (mg_drift_text(a, drift, sizeof drift) >= MG_DRIFT)
         snprintf(v->drift, sizeof v->drift,
-                 "timings drift between launches: the default's median moved by %sx between "
-                 "check launches (median over %d size%s, up to %sx); speed-ups near --min-gain "
-                 "may not repeat in another tune",
-                 mg_fmt_num(b1, sizeof b1, med, 3), nd, nd == 1 ? "" : "s",
-                 mg_fmt_num(b2, sizeof b2, max, 3));
+                 "timings drift between launches: %s; speed-ups near --min-gain may not repeat in "
+                 "another tune",
+                 drift);
 }
 
 void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f) {
