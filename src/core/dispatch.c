@@ -1,6 +1,9 @@
-/* Running an algorithm: predicate, scratch need against the pools, then the algorithm or the
- * library's default. Every input to the decision is shared by all ranks (docs/dev/design.md
- * invariant 1). */
+/* The one dispatcher: for every kind of algorithm (the default, a mock-up of the registry, a
+ * library algorithm of src/libalg/) the same plan step (pools, shape, root, intercommunicator,
+ * the kind's own predicate, scratch) and the same run step. Tuned and forced mode, the guard,
+ * MPIGUIDE_VERIFY, repairs, the benchmark and the public API all go through here, so a measured
+ * algorithm is exactly what the library would run. Every input to a decision is shared by all
+ * ranks (docs/dev/design.md invariant 1). */
 #include "comm_scratch.h"
 #include "registry.h"
 #include "scratch.h"
@@ -62,60 +65,100 @@ int mg_run_pmpi(int coll, const mg_args *a) {
     }
 }
 
-int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *declined, int *err) {
+int mg_dispatch_kind(int alg) {
+    const mg_alg *A = mg_alg_get(alg);
+    if (A) return (A->flags & MG_AF_DEFAULT) ? MPIGUIDE_KIND_DEFAULT : MPIGUIDE_KIND_MOCKUP;
+    return mg_libalg_runnable(alg) ? MPIGUIDE_KIND_LIBRARY : -1;
+}
+
+/* A mock-up's scratch: the need against the pools, or under MPI_THREAD_MULTIPLE the
+ * communicator's own scratch, grown on every rank alike. */
+static int scratch_fits(const mg_alg *A, const mg_args *a, const mg_shape *s, int *err) {
+    mg_need need = {0, 0};
+    A->need(a, s, &need);
+    if (need.msg > mg_pool.msg_bytes || need.ints > mg_pool.int_bytes) return 0;
+    if (!mg_pool.thread_multiple) return 1;
+    int fits = 1;
+    if ((*err = mg_cscratch_reserve(a->comm, &need, &fits)) != MPI_SUCCESS) return -1;
+    return fits;
+}
+
+int mg_dispatch_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, int *err) {
+    int kind = mg_dispatch_kind(alg);
+    const mg_alg *A = mg_alg_get(alg);
     *declined = 0;
     *err = MPI_SUCCESS;
-    if (A->flags & MG_AF_DEFAULT) return MPIGUIDE_RAN_DEFAULT;
-    if (!mg_pool.ready) return MPIGUIDE_FALLBACK_OFF;
-    int rc = mg_shape_of(A->coll, a, s);
+    if (kind < 0) {
+        *err = MPI_ERR_ARG;
+        return -1;
+    }
+    if (kind == MPIGUIDE_KIND_DEFAULT) return MPIGUIDE_RAN_DEFAULT;
+    if (kind == MPIGUIDE_KIND_MOCKUP ? !mg_pool.ready : !mg_libalg_ready())
+        return MPIGUIDE_FALLBACK_OFF;
+    int coll = mg_alg_coll(alg), rc = mg_shape_of(coll, a, s);
     if (rc != MPI_SUCCESS) {
         *err = rc;
         return -1;
     }
     /* An invalid root is the library's to report, on every rank alike (root is shared). */
-    if ((mg_coll_flags(A->coll) & MG_CF_ROOTED) && !s->inter && (a->root < 0 || a->root >= s->p))
+    if (mg_coll_is_rooted(coll) && !s->inter && (a->root < 0 || a->root >= s->p))
         return MPIGUIDE_FALLBACK_ARGS;
-    unsigned why = s->inter ? MPIGUIDE_DECLINE_INTERCOMM : A->supports(a, s);
+    unsigned why = s->inter                        ? MPIGUIDE_DECLINE_INTERCOMM
+                   : kind == MPIGUIDE_KIND_LIBRARY ? mg_libalg_declines(alg, a, s)
+                                                   : A->supports(a, s);
     if (why) {
         *declined = why;
         return MPIGUIDE_FALLBACK_ARGS;
     }
-    mg_need need = {0, 0};
-    A->need(a, s, &need);
-    if (need.msg > mg_pool.msg_bytes || need.ints > mg_pool.int_bytes)
-        return MPIGUIDE_FALLBACK_MEMORY;
-    if (mg_pool.thread_multiple) { /* the communicator's own scratch, grown on every rank */
-        int fits = 1;
-        if ((*err = mg_cscratch_reserve(a->comm, &need, &fits)) != MPI_SUCCESS) return -1;
+    if (kind == MPIGUIDE_KIND_MOCKUP) {
+        int fits = scratch_fits(A, a, s, err);
+        if (fits < 0) return -1;
         if (!fits) return MPIGUIDE_FALLBACK_MEMORY;
     }
     return MPIGUIDE_RAN_MOCKUP;
 }
 
-int mg_dispatch_run(const mg_alg *A, const mg_args *a, const mg_shape *s) {
+int mg_dispatch_run(int alg, const mg_args *a, const mg_shape *s, int *rc) {
+    const mg_alg *A = mg_alg_get(alg);
+    if (!A) return mg_libalg_run(alg, a, rc);
+    if (A->flags & MG_AF_DEFAULT) {
+        *rc = mg_run_default(A->coll, a);
+        return 1;
+    }
     test_slow_alg(A);
     mg_scratch scratch = {mg_pool.msg, mg_pool.ints};
-    if (mg_pool.thread_multiple) {
-        int rc = mg_cscratch_get(a->comm, &scratch);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    return A->run(a, s, &scratch);
+    if (mg_pool.thread_multiple && (*rc = mg_cscratch_get(a->comm, &scratch)) != MPI_SUCCESS)
+        return 1;
+    *rc = A->run(a, s, &scratch);
+    return 1;
+}
+
+int mg_dispatch_complete(int alg, const mg_args *a, const mg_shape *s, int *ran) {
+    int rc = MPI_SUCCESS, r = mg_dispatch_run(alg, a, s, &rc);
+    if (ran) *ran = r;
+    return r == 1 ? rc : mg_run_default(mg_alg_coll(alg), a);
 }
 
 int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined) {
-    const mg_alg *A = mg_alg_get(alg);
     unsigned why = 0;
-    int err;
+    int err, rc = MPI_SUCCESS;
     mg_shape s;
     if (declined) *declined = 0;
-    if (!A && mg_libalg_runnable(alg)) return mg_libalg_dispatch(alg, a, outcome, declined);
-    if (!A) return MPI_ERR_ARG;
-    int o = mg_dispatch_plan(A, a, &s, &why, &err);
+    int o = mg_dispatch_plan(alg, a, &s, &why, &err);
     if (o < 0) return err;
+    if (o == MPIGUIDE_RAN_MOCKUP) {
+        int ran = mg_dispatch_run(alg, a, &s, &rc);
+        if (ran == 1) {
+            if (outcome) *outcome = o;
+            return rc;
+        }
+        /* a library algorithm every rank agreed it could not run: the default runs */
+        o = ran == 2 ? MPIGUIDE_FALLBACK_ARGS : MPIGUIDE_FALLBACK_LIBRARY;
+        if (ran == 2) why = MPIGUIDE_DECLINE_DATATYPE;
+    }
     if (declined) *declined = why;
     if (outcome) *outcome = o;
-    if (o == MPIGUIDE_RAN_MOCKUP) return mg_dispatch_run(A, a, &s);
-    return mg_run_default(A->coll, a);
+    return mg_run_default(mg_alg_coll(alg), a);
 }
 
 MG_EXPORT int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, unsigned *declined) {
@@ -123,13 +166,11 @@ MG_EXPORT int mpiguide_run(int alg, const mpiguide_args *args, int *outcome, uns
 }
 
 MG_EXPORT int mpiguide_plan(int alg, const mpiguide_args *args, int *outcome, unsigned *declined) {
-    const mg_alg *A = mg_alg_get(alg);
     unsigned why = 0;
     int err = MPI_SUCCESS;
     mg_shape s;
     if (declined) *declined = 0;
-    if (!A) return MPI_ERR_ARG;
-    int o = mg_dispatch_plan(A, args, &s, &why, &err);
+    int o = mg_dispatch_plan(alg, args, &s, &why, &err);
     if (o < 0) return err;
     if (outcome) *outcome = o;
     if (declined) *declined = why;

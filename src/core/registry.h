@@ -82,17 +82,27 @@ static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, i
     }
 }
 
-/* Runs `alg` or, when it declines or does not fit, the default (same decision everywhere). */
-int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined);
+/* ---- the one dispatcher (dispatch.c), for every kind of algorithm ---- */
 int mg_run_default(int coll, const mg_args *a);
 /* The library's own collective through PMPI, without the test builds' slow-default hook (library
  * algorithms call it on their shadow communicator). */
 int mg_run_pmpi(int coll, const mg_args *a);
-/* The decision of mg_dispatch without running anything: MPIGUIDE_RAN_MOCKUP, RAN_DEFAULT or a
- * FALLBACK_* outcome, or -1 with *err when the call's shape could not be computed. Fills *s for
- * mg_dispatch_run. */
-int mg_dispatch_plan(const mg_alg *A, const mg_args *a, mg_shape *s, unsigned *declined, int *err);
-int mg_dispatch_run(const mg_alg *A, const mg_args *a, const mg_shape *s);
+/* MPIGUIDE_KIND_* of an algorithm id (a library algorithm only when runnable), -1 when unknown. */
+int mg_dispatch_kind(int alg);
+/* What running `alg` on the call would do, without running anything: MPIGUIDE_RAN_DEFAULT (it is
+ * a default), MPIGUIDE_RAN_MOCKUP (the algorithm itself can run), or a FALLBACK_* outcome with
+ * the decline bit in *declined; -1 with *err when the id is unknown or the call's shape could
+ * not be computed. Fills *s for mg_dispatch_run. The same answer on every rank. */
+int mg_dispatch_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, int *err);
+/* Runs a planned algorithm: 1 with its result in *rc; for a library algorithm 0 when it could
+ * not be set up on the communicator and 2 when the ranks' datatypes differ where it needs them
+ * equal (all ranks agree; nothing ran). */
+int mg_dispatch_run(int alg, const mg_args *a, const mg_shape *s, int *rc);
+/* mg_dispatch_run, and the default when the algorithm did not run; *ran (may be NULL) as
+ * mg_dispatch_run says. Returns the call's result. */
+int mg_dispatch_complete(int alg, const mg_args *a, const mg_shape *s, int *ran);
+/* Plan and run, the default on any fallback: mpiguide_run. */
+int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined);
 
 /* Argument fill used by the generated wrappers and typed entry points. */
 static inline mg_args mg_fill(const void *sendbuf, void *recvbuf, int sendcount, int recvcount,

@@ -134,11 +134,11 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
     if (act == MG_GUARD_TIME_DEFAULT) {
         *rc = mg_run_default(s->coll, a);
     } else {
-        *rc =
-            mg_rt.s.verify ? mg_verify_run(alg, a, sh, msize, &ran) : mg_run_alg(alg, a, sh, &ran);
+        *rc = mg_rt.s.verify ? mg_verify_run(alg, a, sh, msize, &ran)
+                             : mg_dispatch_complete(alg, a, sh, &ran);
     }
     double t = PMPI_Wtime() - t0;
-    int lib = alg >= mg_nalgs;
+    int lib = mg_dispatch_kind(alg) == MPIGUIDE_KIND_LIBRARY;
     mg_count(s->coll, act == MG_GUARD_TIME_DEFAULT ? MG_N_GUARD
                       : !lib                       ? MG_N_MOCKUP
                       : ran == 1                   ? MG_N_LIBRARY

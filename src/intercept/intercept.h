@@ -233,12 +233,8 @@ static inline int mg_ocache_get(MPI_Op op, int *idx) {
 
 /* ---- MPIGUIDE_VERIFY ---- */
 /* Runs the default and then algorithm `alg` (a mock-up or a library algorithm) on the same
- * input, compares the outputs, counts; the caller's buffers end up with the algorithm's result.
- * *ran (may be NULL) is mg_libalg_run's answer for a library algorithm: 0 or 2 when the default
- * ran instead. */
-/* Runs alg, a registry row or a library algorithm (verify.c); *ran as mg_libalg_run says (1:
- * the algorithm ran; 0 or 2: the default ran instead); ran may be NULL. */
-int mg_run_alg(int alg, const mg_args *a, const mg_shape *s, int *ran);
+ * input, compares the outputs, counts; the caller's buffers end up with the algorithm's result,
+ * or the default's when a library algorithm could not run (*ran as mg_dispatch_run says). */
 int mg_verify_run(int alg, const mg_args *a, const mg_shape *s, int64_t msize, int *ran);
 
 /* ---- the decision ---- */
@@ -310,10 +306,10 @@ static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, 
  * MPI it is counted and, with MPIGUIDE_REPAIR=1, the entry's first repair that accepts the call
  * runs instead (1, with *rc). select.c. */
 int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc);
-/* A mock-up was selected: the checks of mg_dispatch, then the mock-up or a counted fallback. */
-int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
-/* The same for a library algorithm (libcall.c). */
-int mg_intercept_library(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
+/* A mock-up or a library algorithm was selected: the dispatcher's plan, then the algorithm
+ * (through the guard or MPIGUIDE_VERIFY where they apply) or a counted fallback. Returns 1 with
+ * the result in *rc when the call ran, 0 when the caller runs the library's own collective. */
+int mg_intercept_alg(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc);
 
 /* What mg_decide returns besides a mock-up's algorithm id (ids are >= 0). */
 enum mg_decision {

@@ -41,15 +41,14 @@ int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc) {
     mg_count(coll, MG_N_DEFECT);
     if (!mg_rt.s.repair) return 0;
     for (int i = 0; i < d->nrepair; i++) {
-        const mg_alg *A = mg_alg_get(d->repair[i]);
         unsigned declined = 0;
-        int err = MPI_SUCCESS;
-        if (!A || A->coll != coll ||
-            mg_dispatch_plan(A, a, &s, &declined, &err) != MPIGUIDE_RAN_MOCKUP)
+        int err = MPI_SUCCESS, alg = d->repair[i];
+        if (mg_alg_coll(alg) != coll ||
+            mg_dispatch_plan(alg, a, &s, &declined, &err) != MPIGUIDE_RAN_MOCKUP)
             continue;
         mg_count(coll, MG_N_REPAIRED);
-        seen(coll, msize, d->repair[i]);
-        *rc = mg_dispatch_run(A, a, &s);
+        seen(coll, msize, alg);
+        mg_dispatch_run(alg, a, &s, rc);
         return 1;
     }
     return 0;
@@ -99,23 +98,42 @@ static mg_plan *plan_slot(int coll, const mg_args *a, mg_plan *k) {
     return &e->plan[coll];
 }
 
-/* A mock-up was selected: the same checks as mg_dispatch, then run it or fall back. Under
- * MPI_THREAD_MULTIPLE the checks include the communicator's own scratch. A call that repeats
- * the last plan that ran this mock-up on the communicator (mg_plan) takes that plan. */
-int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
-    if (alg >= mg_nalgs) return mg_intercept_library(coll, alg, tuned, a, msize, rc);
-    const mg_alg *A = &mg_algs[alg];
-    int why, o;
+/* The counter of a fallback: why the plan (or a library algorithm's set-up) sent the call to
+ * the default. */
+static int fallback_counter(int o, unsigned declined) {
+    switch (o) {
+    case MPIGUIDE_FALLBACK_ARGS:
+        return declined == MPIGUIDE_DECLINE_DEFECT    ? MG_N_FB_DEFECT
+               : declined == MPIGUIDE_DECLINE_THREADS ? MG_N_FB_THREADS
+                                                      : MG_N_FB_ARGS;
+    case MPIGUIDE_FALLBACK_MEMORY:
+        return MG_N_FB_MEMORY;
+    case MPIGUIDE_FALLBACK_LIBRARY:
+        return MG_N_FB_LIBRARY;
+    case -2:
+        return MG_N_FB_USEROP;
+    default:
+        return MG_N_FB_POOL;
+    }
+}
+
+/* A mock-up or a library algorithm was selected (forced, or a profile's range): the
+ * dispatcher's plan, the tuned-mode rule for user-defined ops, then the guard, MPIGUIDE_VERIFY
+ * or the algorithm itself, each counted; on a fallback, a repair of a known defect of the
+ * default or the default. A call that repeats the last plan of this algorithm on the
+ * communicator (mg_plan) takes that plan. */
+int mg_intercept_alg(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
+    int o, ran = 1;
     mg_shape plan;
     const mg_shape *s = &plan;
     unsigned declined = 0;
-    int err = MPI_SUCCESS;
+    int err = MPI_SUCCESS, lib = mg_dispatch_kind(alg) == MPIGUIDE_KIND_LIBRARY;
     mg_plan key, *memo = plan_slot(coll, a, &key);
     if (memo && plan_same(memo, &key, alg)) {
         s = &memo->s;
         o = MPIGUIDE_RAN_MOCKUP;
     } else {
-        o = mg_dispatch_plan(A, a, &plan, &declined, &err);
+        o = mg_dispatch_plan(alg, a, &plan, &declined, &err);
         if (o < 0) return 0;
         if (memo && o == MPIGUIDE_RAN_MOCKUP) { /* the op is predefined: no user-op fallback */
             key.alg = alg;
@@ -123,31 +141,28 @@ int mg_intercept_mockup(int coll, int alg, int tuned, const mg_args *a, int64_t 
             *memo = key;
         }
     }
-    if (o == MPIGUIDE_RAN_MOCKUP && tuned && (A->flags & MG_AF_REDUCTION) && !s->predefined_op &&
+    /* A user-defined op may cost far more than the op the profile was measured with. */
+    if (o == MPIGUIDE_RAN_MOCKUP && tuned && mg_coll_is_reduction(coll) && !s->predefined_op &&
         !mg_cfg.tune_user_ops)
         o = -2;
-    switch (o) {
-    case MPIGUIDE_RAN_MOCKUP:
+    if (o == MPIGUIDE_RAN_MOCKUP) {
         /* a profile's entry checks itself (guard.c); unsampled calls come back here */
         if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, a, s, msize, rc)) return 1;
-        mg_count(coll, MG_N_MOCKUP);
-        seen(coll, msize, alg);
-        *rc = mg_rt.s.verify ? mg_verify_run(alg, a, s, msize, NULL) : mg_dispatch_run(A, a, s);
-        return 1;
-    case MPIGUIDE_FALLBACK_ARGS:
-        why = declined == MPIGUIDE_DECLINE_DEFECT ? MG_N_FB_DEFECT : MG_N_FB_ARGS;
-        break;
-    case MPIGUIDE_FALLBACK_MEMORY:
-        why = MG_N_FB_MEMORY;
-        break;
-    case -2:
-        why = MG_N_FB_USEROP;
-        break;
-    default:
-        why = MG_N_FB_POOL;
-        break;
+        if (mg_rt.s.verify)
+            *rc = mg_verify_run(alg, a, s, msize, &ran);
+        else
+            ran = mg_dispatch_run(alg, a, s, rc);
+        if (ran == 1) {
+            mg_count(coll, lib ? MG_N_LIBRARY : MG_N_MOCKUP);
+            seen(coll, msize, alg);
+            return 1;
+        }
+        /* every rank agreed that the library algorithm could not be set up (0) or that the
+         * datatypes differ (2); a verified call already ran the default and holds its result */
+        o = ran == 2 ? MPIGUIDE_FALLBACK_ARGS : MPIGUIDE_FALLBACK_LIBRARY;
     }
-    mg_count(coll, why);
+    mg_count(coll, fallback_counter(o, declined));
+    if (ran != 1 && mg_rt.s.verify) return 1;
     if (mg_intercept_repair(coll, a, msize, rc)) return 1;
     seen(coll, msize, coll);
     return 0;
@@ -183,7 +198,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
         seen(coll, msize, coll);
         return 0;
     }
-    ci->mockup = mg_intercept_mockup(coll, alg, ci->sel, a, msize, rc);
+    ci->mockup = mg_intercept_alg(coll, alg, ci->sel, a, msize, rc);
     if (!ci->mockup && ci->sel == MG_SEL_RANGE) ci->sel = MG_SEL_FALLBACK;
     return ci->mockup;
 }
@@ -192,7 +207,7 @@ int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args
     int rc;
     if (alg == MG_GENERAL && mg_acct_on) return mg_record_call(coll, a);
     if (alg == MG_GENERAL ? mg_intercept(coll, a, &rc, NULL)
-                          : mg_intercept_mockup(coll, alg, tuned, a, msize, &rc))
+                          : mg_intercept_alg(coll, alg, tuned, a, msize, &rc))
         return rc;
     return mg_run_default(coll, a);
 }

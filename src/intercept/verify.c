@@ -8,7 +8,6 @@
 #include "intercept.h"
 #include "util/diag.h"
 #include "core/scratch.h"
-#include "libalg/libalg_mpi.h"
 #include <limits.h>
 
 /* The receive-side regions of this rank: `n` blocks of `count` elements of `type`, block i at
@@ -82,17 +81,6 @@ static int packed_size(const region *r, MPI_Comm comm, int64_t *bytes) {
     return rc;
 }
 
-/* The algorithm itself: a registry row, or a library algorithm (*ran as mg_libalg_run says:
- * 0 or 2 when the default ran instead). */
-int mg_run_alg(int alg, const mg_args *a, const mg_shape *s, int *ran) {
-    int rc;
-    if (ran) *ran = 1;
-    if (alg < mg_nalgs) return mg_dispatch_run(&mg_algs[alg], a, s);
-    int r = mg_libalg_run(alg, a, &rc);
-    if (ran) *ran = r;
-    return r == 1 ? rc : mg_run_pmpi(mg_alg_coll(alg), a);
-}
-
 int mg_verify_run(int alg, const mg_args *a, const mg_shape *s, int64_t msize, int *ran) {
     int coll = mg_alg_coll(alg), rc, fits, all = 0, saved = 0, ref = 0, got = 0;
     region r;
@@ -102,14 +90,14 @@ int mg_verify_run(int alg, const mg_args *a, const mg_shape *s, int64_t msize, i
     fits = rc == MPI_SUCCESS && need <= (int64_t)mg_rt.verify_bytes && need <= INT_MAX;
     rc = PMPI_Allreduce(&fits, &all, 1, MPI_INT, MPI_MIN, a->comm);
     if (rc != MPI_SUCCESS) return rc;
-    if (!all) return mg_run_alg(alg, a, s, ran);
+    if (!all) return mg_dispatch_complete(alg, a, s, ran);
     int cap = (int)mg_rt.verify_bytes;
     void *keep = mg_rt.verify_buf[0], *dflt = mg_rt.verify_buf[1];
     if ((rc = move(&r, a->comm, keep, cap, &saved, 0)) != MPI_SUCCESS) return rc;
     if ((rc = mg_run_default(coll, a)) != MPI_SUCCESS) return rc;
     if ((rc = move(&r, a->comm, dflt, cap, &ref, 0)) != MPI_SUCCESS) return rc;
     if ((rc = move(&r, a->comm, keep, saved, &saved, 1)) != MPI_SUCCESS) return rc;
-    if ((rc = mg_run_alg(alg, a, s, ran)) != MPI_SUCCESS) return rc;
+    if ((rc = mg_dispatch_complete(alg, a, s, ran)) != MPI_SUCCESS) return rc;
     if ((rc = move(&r, a->comm, keep, cap, &got, 0)) != MPI_SUCCESS) return rc;
     mg_count(coll, MG_N_VERIFIED);
     int at = -1;

@@ -25,17 +25,16 @@ int mg_libalg_agree(void);
 /* Frees the shadow communicators and the MPI_T handles (before PMPI_Finalize). */
 void mg_libalg_stop(void);
 
-/* What mpiguide_run / the interception decide for a library algorithm, like mg_dispatch_plan:
- * MPIGUIDE_RAN_MOCKUP (it can run), MPIGUIDE_FALLBACK_ARGS with *declined, or
- * MPIGUIDE_FALLBACK_OFF; -1 with *err when the shape could not be computed. Fills *s. */
-int mg_libalg_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, int *err);
+/* For the dispatcher (core/dispatch.c), which does the checks every kind shares (shape, root,
+ * intercommunicator): 1 when library algorithms can run in this process at all; the decline bit
+ * of the algorithm's declared restrictions, MPI_THREAD_MULTIPLE or a known defect for a call, 0
+ * when it may run (the same answer on every rank). */
+int mg_libalg_ready(void);
+unsigned mg_libalg_declines(int alg, const mg_args *a, const mg_shape *s);
 /* Runs library algorithm `alg` on the call (collective for Open MPI's first use on a
  * communicator, and for MG_LR_SAME_TYPE). Returns 1 with the call's result in *rc; 0 when it
  * could not be set up on this communicator, 2 when the ranks' datatypes differ where it needs
- * them equal (every rank agrees in both cases; the caller runs the default). */
+ * them equal (every rank agrees in both cases; nothing ran, the caller runs the default). */
 int mg_libalg_run(int alg, const mg_args *a, int *rc);
-
-/* mg_dispatch for a library algorithm: the plan, then the algorithm or the default. */
-int mg_libalg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined);
 
 #endif

@@ -20,22 +20,18 @@ int mg_libalg_device_set(int *old);
 void mg_libalg_device_restore(int old);
 void mg_libalg_discover_stop(void);
 
-/* ---- the plan: the same checks as mg_dispatch_plan, with the declared restrictions ---- */
+/* ---- what the dispatcher asks (core/dispatch.c): ready, and the declared restrictions ---- */
 
-int mg_libalg_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, int *err) {
+int mg_libalg_ready(void) {
+    return mg_rt.usable && !mg_libalg_off();
+}
+
+unsigned mg_libalg_declines(int alg, const mg_args *a, const mg_shape *s) {
     const mg_libalg *e = mg_libalg_by_id(alg);
-    *declined = 0;
-    *err = MPI_SUCCESS;
-    if (!e || !e->runnable || !mg_rt.usable || mg_libalg_off()) return MPIGUIDE_FALLBACK_OFF;
-    int rc = mg_shape_of(e->coll, a, s);
-    if (rc != MPI_SUCCESS) {
-        *err = rc;
-        return -1;
-    }
-    if (mg_coll_is_rooted(e->coll) && !s->inter && (a->root < 0 || a->root >= s->p))
-        return MPIGUIDE_FALLBACK_ARGS;
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
+    /* MPI_THREAD_MULTIPLE: the variables are process-wide, like the pools. */
+    if (level == MPI_THREAD_MULTIPLE) return MPIGUIDE_DECLINE_THREADS;
     mg_libalg_call c = {s->p,
                         mg_coll_is_reduction(e->coll) ? s->count : 0,
                         s->commute,
@@ -52,10 +48,7 @@ int mg_libalg_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, i
     if (e->restrict_bits & MG_LR_UNMIXED) c.mixed = mg_type_mixed(s->type);
     if (e->coll == MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts is the same on every rank */
         for (int i = 1; i < s->p; i++) c.regular &= a->recvcounts[i] == a->recvcounts[0];
-    /* MPI_THREAD_MULTIPLE: the variables are process-wide, like the pools. */
-    unsigned why = s->inter                       ? MPIGUIDE_DECLINE_INTERCOMM
-                   : level == MPI_THREAD_MULTIPLE ? MPIGUIDE_DECLINE_THREADS
-                                                  : mg_libalg_check(e->restrict_bits, &c);
+    unsigned why = mg_libalg_check(e->restrict_bits, &c);
     /* The library's own algorithm may run into a known defect of this MPI where its default
      * does not (Open MPI's op/avx sums in reduce_scatter_block_lib_basic_linear): a call whose
      * shared facts meet or may meet an entry runs the default, which is what the untuned
@@ -65,11 +58,7 @@ int mg_libalg_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, i
         mg_facts_of(e->coll, a, s, 1, &f);
         if (mg_defect_hit(&f)) why = MPIGUIDE_DECLINE_DEFECT;
     }
-    if (why) {
-        *declined = why;
-        return MPIGUIDE_FALLBACK_ARGS;
-    }
-    return MPIGUIDE_RAN_MOCKUP;
+    return why;
 }
 
 /* ---- Open MPI: shadow communicators ---- */
@@ -257,26 +246,6 @@ int mg_libalg_run(int alg, const mg_args *a, int *rc) {
     if (!e) return 0;
     if ((e->restrict_bits & MG_LR_SAME_TYPE) && !same_type_everywhere(e, a)) return 2;
     return !strcmp(e->mpi, "openmpi") ? run_shadow(e, a, rc) : run_set(e, a, rc);
-}
-
-int mg_libalg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined) {
-    mg_shape s;
-    unsigned why = 0;
-    int err, rc;
-    int o = mg_libalg_plan(alg, a, &s, &why, &err);
-    if (o < 0) return err;
-    if (declined) *declined = why;
-    if (o == MPIGUIDE_RAN_MOCKUP) {
-        int ran = mg_libalg_run(alg, a, &rc);
-        if (ran == 1) {
-            if (outcome) *outcome = o;
-            return rc;
-        }
-        o = ran == 2 ? MPIGUIDE_FALLBACK_ARGS : MPIGUIDE_FALLBACK_LIBRARY;
-        if (ran == 2 && declined) *declined = MPIGUIDE_DECLINE_DATATYPE;
-    }
-    if (outcome) *outcome = o;
-    return mg_run_pmpi(mg_alg_coll(alg), a);
 }
 
 void mg_libalg_stop(void) {

@@ -225,9 +225,22 @@ static result run_case(int alg, int k, const mx_case *c, MPI_Comm comms[MX_NCOMM
     int rc_ref = mt_reference(coll, &aref);
     long foreign_ref = mx_foreign_op_calls();
     mx_reset_op_calls();
-    int outcome = -1;
-    unsigned declined = 0;
+    /* mpiguide_plan answers what mpiguide_run then does, for every kind of algorithm; only a
+     * library algorithm's set-up (FALLBACK_LIBRARY) and its agreement on the datatypes (a
+     * DATATYPE decline) are found while running */
+    int planned = -1, outcome = -1;
+    unsigned pdeclined = 0, declined = 0;
+    int prc = mpiguide_plan(alg, &agot, &planned, &pdeclined);
     int rc = mpiguide_run(alg, &agot, &outcome, &declined);
+    int at_run = mpiguide_algorithm_kind(alg) == MPIGUIDE_KIND_LIBRARY &&
+                 planned == MPIGUIDE_RAN_MOCKUP &&
+                 (outcome == MPIGUIDE_FALLBACK_LIBRARY ||
+                  (outcome == MPIGUIDE_FALLBACK_ARGS && declined == MPIGUIDE_DECLINE_DATATYPE));
+    if (prc != MPI_SUCCESS)
+        note(why, len, "mpiguide_plan returned %s", errstr(prc));
+    else if ((planned != outcome || pdeclined != declined) && !at_run)
+        note(why, len, "mpiguide_plan said %s (decline 0x%x), mpiguide_run did %s (0x%x)",
+             outcome_name(planned), pdeclined, outcome_name(outcome), declined);
     long foreign = mx_foreign_op_calls();
     int have_oracle = S.a.op != MPI_OP_NULL;
     if (have_oracle && mx_oracle(&S, init, exp)) {
