@@ -6,8 +6,8 @@
  *   bench_irregular [--b-list=1,10,...] [--nrep=N] [--warmup=N] [--coll=gatherv|scatterv|both]
  *                   [--fit] [--label=TEXT] */
 #include "mpiguide.h"
-#include "algorithms/irregular/problems.h"
-#include "algorithms/irregular/problems_table.h"
+#include "model/problems.h"
+#include "model/problems_table.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,5 +8,5 @@ cc=${1:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$cc" -O2 -std=gnu17 -Isrc -Iinclude -o "$tmp/lookup" bench/lookup.c src/profile/seltab.c \
-  src/profile/parse.c src/profile/load.c src/catalog/catalog.c src/util/file.c src/libalg/names.c
+  src/profile/parse.c src/profile/load.c src/catalog/catalog.c src/util/file.c src/algid/libnames.c
 "$tmp/lookup"

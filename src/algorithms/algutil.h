@@ -3,15 +3,15 @@
 #ifndef MG_ALGUTIL_H
 #define MG_ALGUTIL_H
 
-#include "core/defects.h"
-#include "core/registry.h"
-#include "core/scratch.h"
+#include "runtime/mpi_defects.h"
+#include "dispatch/registry.h"
+#include "runtime/scratch.h"
 #include <stdint.h>
 #include <string.h>
 
 /* A mock-up may not fail where the library's own collective works (docs/dev/design.md invariant
  * 2), so it never runs an inner collective into a known defect of the running MPI (the table
- * src/defects/known.txt, core/defects.c): DEFECT when the inner call `coll` with `count`
+ * src/defects/known.txt, runtime/mpi_defects.c): DEFECT when the inner call `coll` with `count`
  * elements of the call's datatype (and op, for a reduction), MPI_IN_PLACE or not, at root
  * `root`, meets or may meet an entry's condition; 0 otherwise. Shared values only. */
 static inline unsigned mg_inner_defect(const mg_shape *s, int coll, int64_t count, int inplace,

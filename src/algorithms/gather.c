@@ -4,7 +4,7 @@
  * its block is already there. Scratch is packed (msize bytes per block), moved as MPI_BYTE. */
 #include "algorithms.h"
 #include "algutil.h"
-#include "core/defects.h"
+#include "runtime/mpi_defects.h"
 #include "packview.h"
 
 /* The root's own slot of recvbuf. */

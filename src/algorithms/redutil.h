@@ -6,7 +6,7 @@
 
 #include "algutil.h"
 #include "chunks.h"
-#include "core/defects.h"
+#include "runtime/mpi_defects.h"
 
 /* The buffer a reduction reads on this rank: recvbuf when the rank passed MPI_IN_PLACE. */
 static inline const void *mg_red_input(const mg_args *a) {

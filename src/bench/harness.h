@@ -4,7 +4,7 @@
 #define MG_BENCH_HARNESS_H
 
 #include "mpiguide.h"
-#include "clock_model.h"
+#include "model/clock_model.h"
 #include "nrep.h"
 #include "options.h"
 #include <stdint.h>

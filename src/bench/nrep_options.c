@@ -2,7 +2,7 @@
  * parameters) and the benchmark options a prediction shares with `bench`, passed on to the bench
  * parser; a bench-only option is rejected by name. */
 #include "nrep.h"
-#include "opt_parse.h"
+#include "util/optval.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

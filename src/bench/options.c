@@ -2,9 +2,9 @@
  * lenient: an unknown option, a malformed number or a value out of range is an error that names the
  * option, so a typo never silently changes what is measured. */
 #define _POSIX_C_SOURCE 200809L
-#include "opt_parse.h"
+#include "util/optval.h"
 #include "options.h"
-#include "algorithms/irregular/problems.h"
+#include "model/problems.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -7,7 +7,7 @@
 #include "harness.h"
 #include "rawdata/scan.h"
 #include "summary.h"
-#include "algorithms/irregular/problems.h"
+#include "model/problems.h"
 #include "runstate.h"
 #include "table.h"
 #include "util/file.h"

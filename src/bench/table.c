@@ -9,8 +9,8 @@
  * The v-collectives take the problem's counts (msize 4 * b); everything is MPI_INT. A column
  * whose algorithm is not in the registry, or whose measurement was skipped, shows "-". */
 #include "table.h"
-#include "algorithms/irregular/problems.h"
-#include "algorithms/irregular/problems_table.h"
+#include "model/problems.h"
+#include "model/problems_table.h"
 #include <stdlib.h>
 #include <string.h>
 

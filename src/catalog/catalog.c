@@ -17,7 +17,7 @@ const mg_alg_desc mg_alg_table[] = {
 #undef MG_COLL
 #define MG_ALG(ID, name, guideline, declines, flags)                                               \
     {MG_CAT_##ID, #name, guideline, declines, flags},
-#include "algorithms/algorithms.def"
+#include "algorithms.def"
 #undef MG_ALG
 };
 const int mg_nalg_names = (int)(sizeof mg_alg_table / sizeof mg_alg_table[0]);

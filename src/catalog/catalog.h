@@ -1,9 +1,9 @@
 /* The catalog: every collective mpiguide knows (collectives.def), every algorithm name
  * (algorithms.def), their kinds, the message-size rule that follows from the kind, and the
  * datatypes and ops the tools accept by name. MPI-free, so parsers, the analysis, the unit tests
- * and the fuzzers share it with the library; the registry (core/registry.h) adds the
+ * and the fuzzers share it with the library; the registry (dispatch/registry.h) adds the
  * implementations to the same rows. Collective ids are the MPIGUIDE_COLL_* of mpiguide.h
- * (core/registry.c checks that the orders agree); algorithm ids are the registry's: the default
+ * (dispatch/registry.c checks that the orders agree); algorithm ids are the registry's: the default
  * of collective c has id c, the mock-ups follow in algorithms.def order. */
 #ifndef MG_CATALOG_H
 #define MG_CATALOG_H
@@ -23,7 +23,7 @@
 #define MG_AF_LIBRARY   8u /* the MPI library's own algorithm (src/libalg/), not a table row */
 
 /* Collective ids in table order: the same numbers as mpiguide.h's MPIGUIDE_COLL_* (which the
- * catalog cannot include: it includes mpi.h); core/registry.c checks that they agree. */
+ * catalog cannot include: it includes mpi.h); dispatch/registry.c checks that they agree. */
 enum mg_cat_coll {
 #define MG_COLL(ID, ...) MG_CAT_##ID,
 #include "collectives.def"
@@ -32,7 +32,7 @@ enum mg_cat_coll {
 };
 
 /* Decline reasons of algorithms.def rows: the values of mpiguide.h's MPIGUIDE_DECLINE_*
- * (core/registry.c checks that they agree). */
+ * (dispatch/registry.c checks that they agree). */
 #define MG_DECLINE_INTERCOMM 1u
 #define MG_DECLINE_OVERFLOW  2u
 #define MG_DECLINE_DATATYPE  4u
@@ -122,7 +122,7 @@ int mg_alg_lookup(int coll, const char *name);
 static inline int mg_alg_valid(int alg) {
     return alg >= 0 && alg < mg_nalg_names;
 }
-/* Library algorithms (ids after the registry's, src/libalg/names.c); NULL / -1 otherwise. */
+/* Library algorithms (ids after the registry's, src/algid/libnames.c); NULL / -1 otherwise. */
 const char *mg_lib_alg_name(int alg);
 int mg_lib_alg_coll(int alg);
 static inline const char *mg_alg_name(int alg) {

@@ -2,7 +2,7 @@
  * the raw data of one or more OUTDIRs (or launch directories), merging their launches. */
 #include "analyze/analyze.h"
 #include "cli.h"
-#include "cli_check.h"
+#include "measure_plan.h"
 #include "util/diag.h"
 #include <stdio.h>
 #include <stdlib.h>

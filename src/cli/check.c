@@ -6,7 +6,7 @@
 #include "bench/bench.h"
 #include "bench/launcher.h"
 #include "cli.h"
-#include "cli_check.h"
+#include "measure_plan.h"
 #include "util/diag.h"
 #include "util/file.h"
 #include <errno.h>

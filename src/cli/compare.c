@@ -2,7 +2,7 @@
  * (collective, size), with their quality scores and the agreement of their profiles. */
 #include "analyze/analyze.h"
 #include "cli.h"
-#include "cli_check.h"
+#include "measure_plan.h"
 #include "util/diag.h"
 #include <stdio.h>
 #include <string.h>

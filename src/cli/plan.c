@@ -3,7 +3,7 @@
  * its collective time on, under its conditions (src/record/plan.c; docs/record.md). `tune
  * --for RECORD` runs the same plan before tuning. */
 #include "cli.h"
-#include "cli_check.h"
+#include "measure_plan.h"
 #include "record/plan.h"
 #include "util/diag.h"
 #include <errno.h>

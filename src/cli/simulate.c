@@ -2,9 +2,9 @@
  * cost model for one of the paper's problem types and any p up to 2^20 and beyond: rounds,
  * bytes at the root, most bytes sent by one rank, modelled time, and Theorem 1's bound for TUW.
  * docs/dev/interfaces.md section 9; docs/irregular.md explains the model. */
-#include "algorithms/irregular/tree_model.h"
+#include "model/tree_cost.h"
 #include "cli.h"
-#include "algorithms/irregular/problems.h"
+#include "model/problems.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #define _GNU_SOURCE /* dladdr, realpath */
 #include "analyze/analyze.h"
 #include "cli.h"
-#include "cli_check.h"
+#include "measure_plan.h"
 #include "check_input.h"
 #include "util/diag.h"
 #include "util/file.h"

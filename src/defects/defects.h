@@ -1,6 +1,6 @@
 /* The table of known MPI library defects (src/defects/known.txt, docs/dev/interfaces.md section
  * 12): parsing, the running library's name and version, and whether a call's facts meet an
- * entry's condition. MPI-free: the library (core/defects.c), the tests and `mpiguide selftest`
+ * entry's condition. MPI-free: the library (runtime/mpi_defects.c), the tests and `mpiguide selftest`
  * evaluate the same entries with the facts they know. */
 #ifndef MG_DEFECTS_H
 #define MG_DEFECTS_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* MPI families a defect can name (the kinds of core/library.c). */
+/* MPI families a defect can name (the kinds of runtime/mpi_family.c). */
 enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH };
 
 /* The facts a condition can test, all integers (docs/dev/interfaces.md section 14): p, pow2 (p is

@@ -11,7 +11,7 @@
  * state, and for entries switched off whether all ranks agree on the call. */
 #include "guard.h"
 #include "comm_private.h"
-#include "guard_rule.h"
+#include "model/guard_rule.h"
 #include "intercept.h"
 #include "util/diag.h"
 #include <math.h>

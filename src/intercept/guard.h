@@ -2,7 +2,7 @@
 #ifndef MG_GUARD_H
 #define MG_GUARD_H
 
-#include "core/registry.h"
+#include "dispatch/registry.h"
 #include <stdint.h>
 #include <stdio.h>
 

@@ -5,8 +5,8 @@
 #ifndef MG_INTERCEPT_H
 #define MG_INTERCEPT_H
 
-#include "core/registry.h"
-#include "core/settings.h"
+#include "dispatch/registry.h"
+#include "startup/settings.h"
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>

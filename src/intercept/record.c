@@ -8,7 +8,7 @@
  * fill one row. */
 #define _GNU_SOURCE
 #include "intercept.h"
-#include "core/library.h"
+#include "runtime/mpi_family.h"
 #include "record/record.h"
 #include "util/diag.h"
 #include "util/file.h"

@@ -3,8 +3,8 @@
  * range (hash + binary search, with a one-entry memo per profile for repeated sizes), then the
  * algorithm or the default. Every input is identical on all ranks of the communicator. */
 #include "intercept.h"
-#include "core/defects.h"
-#include "core/scratch.h"
+#include "runtime/mpi_defects.h"
+#include "runtime/scratch.h"
 #include "guard.h"
 #include "util/diag.h"
 #include <stdlib.h>

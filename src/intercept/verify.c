@@ -7,7 +7,7 @@
  * Floating-point reductions may legitimately differ by reassociation. Debugging only: slow. */
 #include "intercept.h"
 #include "util/diag.h"
-#include "core/scratch.h"
+#include "runtime/scratch.h"
 #include <limits.h>
 
 /* The receive-side regions of this rank: `n` blocks of `count` elements of `type`, block i at

@@ -6,8 +6,8 @@
  * before MPI_Init, and the handles the runner writes through. */
 #define _GNU_SOURCE
 #include "libalg_mpi.h"
-#include "core/library.h"
-#include "core/settings.h"
+#include "runtime/mpi_family.h"
+#include "startup/settings.h"
 #include "util/diag.h"
 #include <ctype.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #ifndef MG_LIBALG_MPI_H
 #define MG_LIBALG_MPI_H
 
-#include "core/registry.h"
+#include "dispatch/registry.h"
 #include "libalg.h"
 
 /* In the MPI_Init wrappers, before PMPI_Init: Open MPI reads coll_tuned_<coll>_algorithm only
@@ -25,7 +25,7 @@ int mg_libalg_agree(void);
 /* Frees the shadow communicators and the MPI_T handles (before PMPI_Finalize). */
 void mg_libalg_stop(void);
 
-/* For the dispatcher (core/dispatch.c), which does the checks every kind shares (shape, root,
+/* For the dispatcher (dispatch/dispatch.c), which does the checks every kind shares (shape, root,
  * intercommunicator): 1 when library algorithms can run in this process at all; the decline bit
  * of the algorithm's declared restrictions, MPI_THREAD_MULTIPLE or a known defect for a call, 0
  * when it may run (the same answer on every rank). */

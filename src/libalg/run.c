@@ -6,10 +6,10 @@
  * MPIR path, so the variable (and the switch to that path) is set for the call and restored.
  * Every decision uses values shared by all ranks; a failure to create a shadow is agreed with
  * one PMPI_Allreduce, so every rank falls back together. */
-#include "core/defects.h"
+#include "runtime/mpi_defects.h"
 #include "libalg_mpi.h"
-#include "core/scratch.h"
-#include "core/settings.h"
+#include "runtime/scratch.h"
+#include "startup/settings.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +20,7 @@ int mg_libalg_device_set(int *old);
 void mg_libalg_device_restore(int old);
 void mg_libalg_discover_stop(void);
 
-/* ---- what the dispatcher asks (core/dispatch.c): ready, and the declared restrictions ---- */
+/* ---- what the dispatcher asks (dispatch/dispatch.c): ready, and the declared restrictions ---- */
 
 int mg_libalg_ready(void) {
     return mg_rt.usable && !mg_libalg_off();

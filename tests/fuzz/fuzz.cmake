@@ -21,10 +21,10 @@ if(MG_FUZZ_WORKS)
       ${CMAKE_SOURCE_DIR}/src/profile/load.c ${CMAKE_SOURCE_DIR}/src/profile/seltab.c
       ${CMAKE_SOURCE_DIR}/src/catalog/catalog.c ${CMAKE_SOURCE_DIR}/src/util/file.c
       ${CMAKE_SOURCE_DIR}/src/util/sbuf.c
-      ${CMAKE_SOURCE_DIR}/src/core/config.c ${CMAKE_SOURCE_DIR}/src/record/parse.c
+      ${CMAKE_SOURCE_DIR}/src/config/config.c ${CMAKE_SOURCE_DIR}/src/record/parse.c
       ${CMAKE_SOURCE_DIR}/src/record/write.c ${CMAKE_SOURCE_DIR}/src/record/rows.c
-      ${CMAKE_SOURCE_DIR}/src/libalg/names.c ${CMAKE_SOURCE_DIR}/src/libalg/json.c
-      ${CMAKE_SOURCE_DIR}/src/libalg/export.c)
+      ${CMAKE_SOURCE_DIR}/src/algid/libnames.c ${CMAKE_SOURCE_DIR}/src/export/json.c
+      ${CMAKE_SOURCE_DIR}/src/export/export.c)
   foreach(target profile config record json)
     set(out ${CMAKE_BINARY_DIR}/bin/fuzz_${target})
     add_custom_command(OUTPUT ${out}

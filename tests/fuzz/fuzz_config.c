@@ -1,6 +1,6 @@
 /* libFuzzer harness for the config parser: any bytes, no crash; every reported problem names
  * a line of the input. Replayed on the committed corpus by test_fuzz_corpus. */
-#include "core/config.h"
+#include "config/config.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

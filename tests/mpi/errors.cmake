@@ -4,7 +4,7 @@
 # rightly make no MPI call at all), so an abort in one does not hide the others.
 mg_mpi_test(errors SOURCES mpi/errors.c NPS) # the executable; tests below
 
-set(MG_ALGDEF ${CMAKE_SOURCE_DIR}/src/algorithms/algorithms.def)
+set(MG_ALGDEF ${CMAKE_SOURCE_DIR}/src/catalog/algorithms.def)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${MG_ALGDEF})
 file(STRINGS ${MG_ALGDEF} MG_ALG_ROWS REGEX "^MG_ALG\\(")
 foreach(row ${MG_ALG_ROWS})

@@ -6,7 +6,7 @@
 add_executable(adjacent mpi/adjacent.c)
 target_link_libraries(adjacent PRIVATE MPI::MPI_C)
 
-file(STRINGS ${CMAKE_SOURCE_DIR}/src/algorithms/algorithms.def MG_ADJ_ROWS REGEX "^MG_ALG\\(")
+file(STRINGS ${CMAKE_SOURCE_DIR}/src/catalog/algorithms.def MG_ADJ_ROWS REGEX "^MG_ALG\\(")
 set(MG_ADJ_COLLS "")
 foreach(row ${MG_ADJ_ROWS})
   if(row MATCHES "MG_AF_TESTONLY")

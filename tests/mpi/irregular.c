@@ -7,7 +7,7 @@
  * degradation variant runs with a small tuw_degrade_bytes and pool). */
 #include "mpiguide.h"
 #include "mpitest.h"
-#include "algorithms/irregular/problems.h"
+#include "model/problems.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * level, degradation, bytes, children in level order and, at the root, the degraded count. */
 #include "algorithms/irregular/tuw.h"
 #include "mpitest.h"
-#include "algorithms/irregular/problems.h"
+#include "model/problems.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

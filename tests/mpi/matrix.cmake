@@ -9,7 +9,7 @@ mg_mpi_test(matrix SOURCES ${MG_MATRIX_SOURCES} NPS) # the executable; tests bel
 target_link_libraries(matrix PRIVATE mgpure) # the defect table (src/defects/)
 
 # The algorithms are the rows of the registry table (test-only rows are not in libmpiguide).
-set(MG_ALGDEF ${CMAKE_SOURCE_DIR}/src/algorithms/algorithms.def)
+set(MG_ALGDEF ${CMAKE_SOURCE_DIR}/src/catalog/algorithms.def)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${MG_ALGDEF})
 file(STRINGS ${MG_ALGDEF} MG_ALG_ROWS REGEX "^MG_ALG\\(")
 set(MG_MATRIX_ALGS "")

@@ -1,6 +1,6 @@
 /* Test harness for MPI tests (see mpitest.h). */
 #include "mpitest.h"
-#include "core/library.h"
+#include "runtime/mpi_family.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

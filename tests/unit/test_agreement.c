@@ -1,4 +1,4 @@
-/* The profile agreement of two outputs (`mpiguide compare`, src/analyze/agreement.c): the
+/* The profile agreement of two outputs (`mpiguide compare`, src/report/agreement.c): the
  * counting on lists of entries, then end to end on synthetic raw data whose profiles agree,
  * disagree and differ in what they cover, with the line `compare` prints. */
 #include "analyze/model.h"

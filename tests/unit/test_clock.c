@@ -1,7 +1,7 @@
 /* The clock model: fitted to synthetic ping-pong timestamps with injected offsets, drifts and
  * delays it must recover them; composition along the tree must equal applying both models. */
 #include "check.h"
-#include "bench/clock_model.h"
+#include "model/clock_model.h"
 #include <math.h>
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* Config file parser: every key, comments, and each kind of bad line, which is reported with
  * its file and line and skipped while the good lines still apply. */
 #include "check.h"
-#include "core/config.h"
+#include "config/config.h"
 #include <string.h>
 
 typedef struct seen {

@@ -2,8 +2,8 @@
  * and m' of the paper's Tables 1-3 (p = 560), names, and the table layout. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "check.h"
-#include "algorithms/irregular/problems.h"
-#include "algorithms/irregular/problems_table.h"
+#include "model/problems.h"
+#include "model/problems_table.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * the words of the message), the original's example profile, the name tables against the
  * registry, and directory loading with duplicates and bad files. */
 #include "check.h"
-#include "core/registry.h"
+#include "dispatch/registry.h"
 #include "catalog/catalog.h"
 #include "profile/profile.h"
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * predicate on synthetic shapes (no MPI call is made: needs and predicates may use only the shape
  * and the buffer pointers). */
 #include "check.h"
-#include "core/registry.h"
+#include "dispatch/registry.h"
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * forced syntaxes, precedence MPIGUIDE_* > PGMPI_PARAMS > argv (argv only with MPIGUIDE_ARGV=1),
  * each bad input reported once under the name of its source, MPIGUIDE_OFF reading nothing. */
 #include "check.h"
-#include "core/settings.h"
+#include "startup/settings.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -2,9 +2,9 @@
  * model guarantees, Theorem 1 holds whenever start-ups dominate (beta = 0) and is reported as
  * violated in the known counterexample, the binomial worst case costs hops * (alpha + beta *
  * sum) while TUW moves that data once, and direct sends cost one start-up per non-empty block. */
-#include "algorithms/irregular/tree_model.h"
+#include "model/tree_cost.h"
 #include "check.h"
-#include "algorithms/irregular/problems.h"
+#include "model/problems.h"
 #include <math.h>
 #include <stdlib.h>
 

@@ -3,9 +3,9 @@
  * ceil(log2 p), every block delivered exactly once and in rank order, the root receiving
  * exactly the non-root blocks, at most ceil(log2 p) construction rounds, buffers within the
  * capacity, and the root's replay (owner) naming the same blocks per message. */
-#include "algorithms/irregular/tree.h"
+#include "model/tree.h"
 #include "check.h"
-#include "algorithms/irregular/problems.h"
+#include "model/problems.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * distributed tree construction of Lemma 3 and the root's transfers straight from or into the
  * user's buffer. Every MPI call is PMPI_. */
 #include "tuw.h"
-#include "core/config.h"
+#include "config/config.h"
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #define MG_TUW_H
 
 #include "algorithms/algutil.h"
-#include "tree.h"
+#include "model/tree.h"
 
 /* Tags on the private communicator: exchange between fixed roots and note to a gather root
  * (plus the round, so every (source, tag) occurs once per call), and data. */

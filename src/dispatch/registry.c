@@ -3,7 +3,7 @@
  * which are the catalog's. The default of collective c has algorithm id c. */
 #include "registry.h"
 #include "algorithms/algorithms.h"
-#include "defects.h"
+#include "runtime/mpi_defects.h"
 #include "libalg/libalg.h"
 #include <string.h>
 #include <strings.h>
@@ -31,7 +31,7 @@ const mg_alg mg_algs[] = {
 #define MG_ALG(ID, name, guideline, declines, flags)                                               \
     {MPIGUIDE_COLL_##ID,   #name,     guideline, mg_##name##_need,                                 \
      mg_##name##_supports, mg_##name, declines,  flags},
-#include "algorithms/algorithms.def"
+#include "catalog/algorithms.def"
 #undef MG_ALG
 };
 const int mg_nalgs = (int)(sizeof mg_algs / sizeof mg_algs[0]);

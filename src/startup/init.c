@@ -3,12 +3,12 @@
  * identically, docs/dev/design.md invariant 1), the provenance check, the pack-format self-test and
  * the scratch pools. The MPI_Init wrappers call mg_startup; mpiguide_init() is the same for
  * programs that use the in-process API. */
-#include "config.h"
-#include "defects.h"
+#include "config/config.h"
+#include "runtime/mpi_defects.h"
 #include "util/diag.h"
-#include "library.h"
-#include "registry.h"
-#include "scratch.h"
+#include "runtime/mpi_family.h"
+#include "dispatch/registry.h"
+#include "runtime/scratch.h"
 #include "settings.h"
 #include "libalg/libalg_mpi.h"
 #include <limits.h>

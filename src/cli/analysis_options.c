@@ -1,6 +1,6 @@
 /* The analysis flags shared by `analyze`, `check` and `tune` (docs/dev/interfaces.md section 7):
  * -c N, -t N, -m, -s, -v, --alpha A, --min-gain G, --correction holm|bh, --exit-code. */
-#include "cli_check.h"
+#include "measure_plan.h"
 #include "util/diag.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * the default over message size (both axes logarithmic), one line per algorithm and one for
  * the tuned library, violations circled in red, followed by the grouped table. */
 #include "util/format.h"
-#include "model.h"
+#include "analyze/model.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <math.h>

@@ -2,8 +2,8 @@
  * the family and version of MPI_Get_library_version, and the facts of calls to match against
  * it. Parsed on every rank at start-up (the text is part of the binary, so every rank reads the
  * same), never touched afterwards but to read. */
-#include "defects.h"
-#include "library.h"
+#include "mpi_defects.h"
+#include "mpi_family.h"
 #include "util/diag.h"
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * per collective, a ranking of the most severe violations, the quality score, profiles,
  * the tuned validation and what data is missing. The terminal gets the same, shorter. */
 #include "util/format.h"
-#include "model.h"
+#include "analyze/model.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <math.h>

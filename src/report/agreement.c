@@ -6,7 +6,7 @@
  * sizes either side measured, so ranges written differently but selecting the same compare equal.
  * Pure. */
 #include "catalog/catalog.h"
-#include "model.h"
+#include "analyze/model.h"
 #include "profile/profile.h"
 #include "util/diag.h"
 #include <stdlib.h>

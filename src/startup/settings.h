@@ -5,7 +5,7 @@
 #ifndef MG_SETTINGS_H
 #define MG_SETTINGS_H
 
-#include "config.h"
+#include "config/config.h"
 #include "mpiguide.h"
 #include "profile/profile.h"
 #include <stdint.h>

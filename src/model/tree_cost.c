@@ -1,7 +1,7 @@
 /* Gather trees under the linear cost model: a rank receives its children's messages one at a
  * time, each as soon as it is ready (earliest-ready first, which minimises its completion),
  * then sends its own message; empty messages cost nothing. Pure. */
-#include "tree_model.h"
+#include "tree_cost.h"
 #include <stdlib.h>
 
 typedef struct arrival {

@@ -3,7 +3,7 @@
  * Forced entries merge per collective; paths take the first source that names one. Every
  * problem is one diagnostic line, after which the bad input is simply left out. */
 #include "settings.h"
-#include "registry.h"
+#include "dispatch/registry.h"
 #include "catalog/catalog.h"
 #include "libalg/libalg.h"
 #include "profile/seltab.h"

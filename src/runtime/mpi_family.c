@@ -1,6 +1,6 @@
 /* Built-for-this-MPI check (docs/dev/design.md invariant 7): Open MPI and MPICH have different
  * ABIs, so a library preloaded into the other MPI's program must pass everything through. */
-#include "library.h"
+#include "mpi_family.h"
 #include "util/diag.h"
 #include <mpi.h>
 #include <string.h>

@@ -4,9 +4,9 @@
  * MPIGUIDE_VERIFY, repairs, the benchmark and the public API all go through here, so a measured
  * algorithm is exactly what the library would run. Every input to a decision is shared by all
  * ranks (docs/dev/design.md invariant 1). */
-#include "comm_scratch.h"
+#include "runtime/comm_scratch.h"
 #include "registry.h"
-#include "scratch.h"
+#include "runtime/scratch.h"
 #include "libalg/libalg_mpi.h"
 
 #ifdef MPIGUIDE_TEST_ALGORITHMS

@@ -1,9 +1,9 @@
 /* Entry points of the analysis: read the raw data of one or more directories, analyse, write
  * every output file, print a summary; and the side-by-side comparison of two directories. */
-#include "analyze.h"
+#include "analyze/analyze.h"
 #include "catalog/catalog.h"
 #include "util/format.h"
-#include "model.h"
+#include "analyze/model.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * maps look like, and a decline on it happens on every rank alike. Derived types are decoded
  * once through their envelopes and the answer is cached on the type as an attribute (copied to
  * its duplicates, which share the signature). */
-#include "defects.h"
+#include "mpi_defects.h"
 #include <stdint.h>
 #include <stdlib.h>
 

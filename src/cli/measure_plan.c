@@ -1,7 +1,7 @@
 /* The measurement plan of `check` and `tune` (from an input file; `mpiguide plan` writes such
  * files from a record): one set of benchmark options per input line,
  * each validated (collective, every option) before anything is measured. */
-#include "cli_check.h"
+#include "measure_plan.h"
 #include "check_input.h"
 #include "util/diag.h"
 #include <stdio.h>

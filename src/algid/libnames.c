@@ -1,7 +1,7 @@
 /* The naming rule of library algorithms and the table of the ones this process knows: filled by
  * discovery at MPI_Init (runnable entries), and by inputs that name an algorithm discovery did
  * not find (named-only entries, which the library resolves to the default). Pure. */
-#include "libalg.h"
+#include "libalg/libalg.h"
 #include "catalog/catalog.h"
 #include <ctype.h>
 #include <stdio.h>

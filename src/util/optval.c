@@ -1,5 +1,5 @@
 /* Option errors and value parsers shared by the bench and nrep option parsers. */
-#include "opt_parse.h"
+#include "optval.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

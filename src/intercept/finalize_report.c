@@ -4,7 +4,7 @@
  * counters, which are summed over all ranks. */
 #include "guard.h"
 #include "intercept.h"
-#include "core/comm_scratch.h"
+#include "runtime/comm_scratch.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <stdio.h>

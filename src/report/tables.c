@@ -2,7 +2,7 @@
  * split-robustness and tuned tables: aligned text with units for people, CSV with exact
  * numbers (bytes, seconds) for programs. Files: tables/<comparer>/<MPI_Name>.txt (.csv). */
 #include "util/format.h"
-#include "model.h"
+#include "analyze/model.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* The message-size rule of docs/dev/interfaces.md section 1 and the other values of a call that
  * every rank shares; selection, needs and predicates are computed from these alone. */
-#include "registry.h"
-#include "defects.h"
+#include "dispatch/registry.h"
+#include "mpi_defects.h"
 
 static int is_predefined_op(MPI_Op op) {
     static const MPI_Op ops[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,

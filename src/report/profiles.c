@@ -13,7 +13,7 @@
  * v-collectives, which select by communicator size only) get one range 0..INT64_MAX: a
  * mock-up that qualified at every measured size, else the default. */
 #include "util/format.h"
-#include "model.h"
+#include "analyze/model.h"
 #include "profile/profile.h"
 #include "util/diag.h"
 #include "util/sbuf.h"
