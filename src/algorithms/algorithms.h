@@ -2,7 +2,7 @@
 #ifndef MG_ALGORITHMS_H
 #define MG_ALGORITHMS_H
 
-#include "dispatch/registry.h"
+#include "runtime/call.h"
 
 #define MG_ALG(ID, name, guideline, declines, flags)                                               \
     int mg_##name(const mg_args *a, const mg_shape *s, const mg_scratch *scratch);                 \

@@ -4,7 +4,7 @@
 #define MG_ALGUTIL_H
 
 #include "runtime/mpi_defects.h"
-#include "dispatch/registry.h"
+#include "runtime/call.h"
 #include "runtime/scratch.h"
 #include <stdint.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include "util/format.h"
 #include "catalog/catalog.h"
 #include "model.h"
-#include "libalg/libalg.h"
+#include "algid/algid.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -185,7 +185,12 @@ void mg_an_tuned_results(mg_analysis *a);
 void mg_an_validate(mg_analysis *a);
 /* One test of candidate x against reference y (both sorted): x faster? 0, or -1. */
 int mg_an_test_series(int test, const mg_series *x, const mg_series *y, double *stat, double *p);
-/* The one mock-up of a v-collective's profile (profiles.c), -1 when none qualifies. */
+/* The cell of alg at q when it qualifies for a profile entry there (a violation or an
+ * opportunity saving at least --min-gain; none at a size the validation rejected), else NULL
+ * (decide.c). */
+const mg_cell *mg_an_qualifying(const mg_analysis *a, const mg_point *q, int alg);
+/* The one mock-up of a v-collective's profile: it qualifies at every checked size, the largest
+ * geometric-mean slowdown among those; -1 when none (decide.c). */
 int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c);
 /* The validation verdict of a row of the tuned table, e.g. "kept" (tables.c). */
 const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, size_t n);

@@ -1,7 +1,6 @@
 /* The catalog's tables, generated from collectives.def and algorithms.def (the same rows the
  * registry and the wrappers are generated from), and its lookups. */
 #include "catalog.h"
-#include "libalg/libalg.h"
 #include <string.h>
 #include <strings.h>
 
@@ -27,12 +26,6 @@ int mg_coll_lookup(const char *name) {
         if (!strcasecmp(name, mg_coll_table[c].name) || !strcasecmp(name, mg_coll_table[c].sname))
             return c;
     return -1;
-}
-
-int mg_alg_lookup(int coll, const char *name) {
-    for (int i = 0; name && i < mg_nalg_names; i++)
-        if (mg_alg_table[i].coll == coll && !strcmp(mg_alg_table[i].name, name)) return i;
-    return name ? mg_libalg_find(coll, name) : -1;
 }
 
 /* ---- datatypes and ops ---- */

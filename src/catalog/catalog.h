@@ -114,30 +114,11 @@ static inline int mg_size_from_recv_everywhere(int coll) {
     return mg_size_source_of(coll, 0) == MG_SIZE_RECV && mg_size_source_of(coll, 1) == MG_SIZE_RECV;
 }
 
-/* ---- algorithms ---- */
-/* Id of algorithm `name` of collective `coll` ("default" gives the collective's default, a
- * library algorithm name its id in src/libalg/'s table); -1 when unknown. */
-int mg_alg_lookup(int coll, const char *name);
+/* ---- algorithm rows (every id of every kind: algid/algid.h) ---- */
 /* 1 for a row of algorithms.def (or a default); library algorithms are not rows. */
 static inline int mg_alg_valid(int alg) {
     return alg >= 0 && alg < mg_nalg_names;
 }
-/* Library algorithms (ids after the registry's, src/algid/libnames.c); NULL / -1 otherwise. */
-const char *mg_lib_alg_name(int alg);
-int mg_lib_alg_coll(int alg);
-static inline const char *mg_alg_name(int alg) {
-    return mg_alg_valid(alg) ? mg_alg_table[alg].name : mg_lib_alg_name(alg);
-}
-static inline int mg_alg_coll(int alg) {
-    return mg_alg_valid(alg) ? mg_alg_table[alg].coll : mg_lib_alg_coll(alg);
-}
-static inline unsigned mg_alg_flags(int alg) {
-    if (mg_alg_valid(alg)) return mg_alg_table[alg].flags;
-    int c = mg_lib_alg_coll(alg);
-    if (c < 0) return 0u;
-    return MG_AF_LIBRARY | ((mg_coll_flags(c) & MG_CF_REDUCTION) ? MG_AF_REDUCTION : 0u);
-}
-
 /* ---- datatypes and ops by name (the benchmark's --datatype and --op) ---- */
 /* Size in bytes of a predefined datatype named as in MPI ("MPI_INT"); 0 when unknown. */
 int mg_dtype_size(const char *name);

@@ -38,11 +38,6 @@ static int usage(FILE *f, int rc) {
     return rc;
 }
 
-static void print_diag(void *ctx, int error, const char *where, const char *what) {
-    (void)ctx;
-    mg_diag(error, where, "%s", what);
-}
-
 /* An Open MPI parameter of an algorithm (its segment size, fan-out) as this process sees it:
  * the value mpiguide measured the algorithm with. */
 static int ompi_param(int coll, const char *suffix) {
@@ -195,7 +190,7 @@ int mg_cmd_export(int argc, char **argv) {
         return 2;
     }
     mg_profile_set set = {0};
-    int errors = mg_profiles_load(in, &set, print_diag, NULL);
+    int errors = mg_profiles_load(in, &set, mg_diag_stderr, NULL);
     if (errors) {
         mg_profile_set_free(&set);
         return 2;

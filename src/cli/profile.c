@@ -9,11 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void print_diag(void *ctx, int error, const char *where, const char *what) {
-    (void)ctx;
-    mg_diag(error, where, "%s", what);
-}
-
 static void show(const mg_profile *p, const char *file) {
     printf("%s: %s, %d processes, %d range%s\n", file, mg_coll_name(p->coll), p->p, p->nranges,
            p->nranges == 1 ? "" : "s");
@@ -87,7 +82,7 @@ int mg_cmd_profile(int argc, char **argv) {
             return 2;
         }
         mg_profile_set set = {0};
-        errors += mg_profiles_load(argv[i], &set, print_diag, NULL);
+        errors += mg_profiles_load(argv[i], &set, mg_diag_stderr, NULL);
         for (int k = 0; k < set.n; k++) show(&set.v[k], set.file[k]);
         shown += set.n;
         mg_profile_set_free(&set);

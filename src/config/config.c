@@ -60,7 +60,7 @@ static int parse_line(char *line, mg_config *c, char *what, size_t wlen) {
 }
 
 /* Walks the lines; stops at the first bad one when stop is set. */
-static int walk(const char *text, const char *fname, mg_config *c, mg_config_diag diag, void *ctx,
+static int walk(const char *text, const char *fname, mg_config *c, mg_diag_fn diag, void *ctx,
                 int stop, char *first, size_t flen) {
     int lineno = 0, bad = 0;
     const char *p = text;
@@ -84,14 +84,14 @@ static int walk(const char *text, const char *fname, mg_config *c, mg_config_dia
         if (rc == 0) continue;
         bad++;
         snprintf(where, sizeof where, "%s:%d", fname, lineno);
-        if (diag) diag(ctx, where, what);
+        if (diag) diag(ctx, 1, where, what);
         if (first && bad == 1) snprintf(first, flen, "%s: %s", where, what);
         if (stop) break;
     }
     return bad;
 }
 
-int mg_config_parse_all(const char *text, const char *fname, mg_config *c, mg_config_diag diag,
+int mg_config_parse_all(const char *text, const char *fname, mg_config *c, mg_diag_fn diag,
                         void *ctx) {
     return walk(text, fname, c, diag, ctx, 0, NULL, 0);
 }

@@ -3,6 +3,7 @@
 #ifndef MG_CONFIG_H
 #define MG_CONFIG_H
 
+#include "util/diag.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,17 +14,11 @@ typedef struct mg_config {
     uint64_t tuw_degrade_bytes;
 } mg_config;
 
-/* The configuration in effect (identical on every rank: rank 0 reads, everyone receives). */
-extern mg_config mg_cfg;
-
 void mg_config_defaults(mg_config *c);
-
-/* Called once per bad line with WHERE = "FILE:LINE" and WHAT the problem. */
-typedef void (*mg_config_diag)(void *ctx, const char *where, const char *what);
 
 /* Parses config text; every bad line is reported through diag (may be NULL) and skipped, the
  * good lines apply. Returns the number of bad lines. */
-int mg_config_parse_all(const char *text, const char *fname, mg_config *c, mg_config_diag diag,
+int mg_config_parse_all(const char *text, const char *fname, mg_config *c, mg_diag_fn diag,
                         void *ctx);
 /* The same, stopping at the first bad line: returns -1 with "FILE:LINE: problem" in err (c
  * keeps the values parsed before it), 0 on success. */

@@ -1,11 +1,11 @@
 /* The table of known MPI library defects (src/defects/known.txt, docs/dev/interfaces.md section
  * 12): parsing, the running library's name and version, and whether a call's facts meet an
- * entry's condition. MPI-free: the library (runtime/mpi_defects.c), the tests and `mpiguide selftest`
- * evaluate the same entries with the facts they know. */
+ * entry's condition. MPI-free: the library (runtime/mpi_defects.c), the tests and `mpiguide
+ * selftest` evaluate the same entries with the facts they know. */
 #ifndef MG_DEFECTS_H
 #define MG_DEFECTS_H
 
-#include "profile/profile.h" /* mg_diag_fn */
+#include "util/diag.h"
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,6 +1,7 @@
 /* The parser of the defect table (docs/dev/interfaces.md section 14): records that start with
  * `defect NAME`, then `key value...` lines; `#` starts a comment. A problem names WHERE:LINE and
  * leaves its entry out; nothing unknown is skipped silently. */
+#include "algid/algid.h"
 #include "defects.h"
 #include "catalog/catalog.h"
 #include <ctype.h>

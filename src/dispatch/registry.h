@@ -1,47 +1,10 @@
-/* The algorithm registry: one row per (collective, algorithm) with its guideline, scratch
- * need, argument predicate and implementation. Tests, the benchmark and the interception
- * layer reach algorithms only through this table. */
+/* The algorithm registry: one row per (collective, algorithm) of catalog/algorithms.def with its
+ * guideline, scratch need, argument predicate and implementation, the defaults first. The
+ * dispatcher (dispatch.h) reaches mock-ups only through this table. */
 #ifndef MG_REGISTRY_H
 #define MG_REGISTRY_H
 
-#include "catalog/catalog.h"
-#include "mpiguide.h"
-#include <stddef.h>
-#include <stdint.h>
-
-#define MG_EXPORT __attribute__((visibility("default")))
-
-typedef mpiguide_args mg_args;
-
-/* Values of a call that are identical on every rank of a correct program (docs/dev/interfaces.md
- * section 1); needs and predicates may use only these. */
-typedef struct mg_shape {
-    int p, rank, inter;
-    int64_t msize;     /* bytes per section 1; -1 for v-collectives */
-    int64_t count;     /* elements behind msize (per rank block / vector length) */
-    size_t tsize;      /* signature bytes of one element of that count's datatype */
-    MPI_Datatype type; /* that datatype, this rank's (its signature is every rank's) */
-    /* Reductions only (the datatype is the same on all ranks, so is its layout): */
-    MPI_Aint extent, true_lb, true_extent;
-    int commute;            /* op is commutative */
-    int predefined_op;      /* op is one of MPI's own */
-    int op_code, type_code; /* the op and datatype by name for the defect table (0: user's) */
-} mg_shape;
-
-typedef struct mg_need {
-    size_t msg;  /* bytes from the message pool */
-    size_t ints; /* bytes from the int pool */
-} mg_need;
-
-/* Scratch handed to an algorithm: at least the bytes its need asked for. */
-typedef struct mg_scratch {
-    void *msg;
-    int *ints;
-} mg_scratch;
-
-typedef void (*mg_need_fn)(const mg_args *a, const mg_shape *s, mg_need *need);
-typedef unsigned (*mg_supports_fn)(const mg_args *a, const mg_shape *s); /* 0 or a decline bit */
-typedef int (*mg_run_fn)(const mg_args *a, const mg_shape *s, const mg_scratch *scratch);
+#include "runtime/call.h"
 
 typedef struct mg_alg {
     int coll;
@@ -58,60 +21,4 @@ extern const mg_alg mg_algs[];
 extern const int mg_nalgs;
 
 const mg_alg *mg_alg_get(int alg);
-/* Fills the shared values of a call (a few PMPI queries, no allocation). */
-int mg_shape_of(int coll, const mg_args *a, mg_shape *s);
-/* Message size of a call per docs/dev/interfaces.md section 1 (bytes; -1 for v-collectives). */
-int64_t mg_msize(int coll, const mg_args *a);
-
-/* The (count, datatype) that define the message size of a call on this rank: the catalog's
- * rule (mg_size_source_of), applied to the arguments. */
-static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, int64_t *count,
-                                  MPI_Datatype *t) {
-    *count = a->recvcount;
-    *t = a->recvtype;
-    switch (mg_size_source_of(coll, rank == a->root)) {
-    case MG_SIZE_SEND:
-        *count = a->sendcount, *t = a->sendtype;
-        break;
-    case MG_SIZE_RECVCOUNTS:
-        *count = 0;
-        for (int i = 0; i < p; i++) *count += a->recvcounts[i];
-        break;
-    default:
-        break;
-    }
-}
-
-/* ---- the one dispatcher (dispatch.c), for every kind of algorithm ---- */
-int mg_run_default(int coll, const mg_args *a);
-/* The library's own collective through PMPI, without the test builds' slow-default hook (library
- * algorithms call it on their shadow communicator). */
-int mg_run_pmpi(int coll, const mg_args *a);
-/* MPIGUIDE_KIND_* of an algorithm id (a library algorithm only when runnable), -1 when unknown. */
-int mg_dispatch_kind(int alg);
-/* What running `alg` on the call would do, without running anything: MPIGUIDE_RAN_DEFAULT (it is
- * a default), MPIGUIDE_RAN_MOCKUP (the algorithm itself can run), or a FALLBACK_* outcome with
- * the decline bit in *declined; -1 with *err when the id is unknown or the call's shape could
- * not be computed. Fills *s for mg_dispatch_run. The same answer on every rank. */
-int mg_dispatch_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, int *err);
-/* Runs a planned algorithm: 1 with its result in *rc; for a library algorithm 0 when it could
- * not be set up on the communicator and 2 when the ranks' datatypes differ where it needs them
- * equal (all ranks agree; nothing ran). */
-int mg_dispatch_run(int alg, const mg_args *a, const mg_shape *s, int *rc);
-/* mg_dispatch_run, and the default when the algorithm did not run; *ran (may be NULL) as
- * mg_dispatch_run says. Returns the call's result. */
-int mg_dispatch_complete(int alg, const mg_args *a, const mg_shape *s, int *ran);
-/* Plan and run, the default on any fallback: mpiguide_run. */
-int mg_dispatch(int alg, const mg_args *a, int *outcome, unsigned *declined);
-
-/* Argument fill used by the generated wrappers and typed entry points. */
-static inline mg_args mg_fill(const void *sendbuf, void *recvbuf, int sendcount, int recvcount,
-                              const int *sendcounts, const int *sdispls, const int *recvcounts,
-                              const int *rdispls, MPI_Datatype sendtype, MPI_Datatype recvtype,
-                              MPI_Op op, int root, MPI_Comm comm) {
-    mg_args a = {sendbuf, recvbuf,  sendcount, recvcount, sendcounts, sdispls, recvcounts,
-                 rdispls, sendtype, recvtype,  op,        root,       comm};
-    return a;
-}
-
 #endif

@@ -2,7 +2,7 @@
 #ifndef MG_GUARD_H
 #define MG_GUARD_H
 
-#include "dispatch/registry.h"
+#include "dispatch/dispatch.h"
 #include <stdint.h>
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
 #ifndef MG_INTERCEPT_H
 #define MG_INTERCEPT_H
 
-#include "dispatch/registry.h"
+#include "dispatch/dispatch.h"
 #include "startup/settings.h"
 #include <stdatomic.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #ifndef MG_PROBE_H
 #define MG_PROBE_H
 
-#include "dispatch/registry.h"
+#include "runtime/call.h"
 
 #undef MG_CF_INTERCEPT
 #define MG_CF_INTERCEPT       ~, 1,

@@ -7,7 +7,7 @@
 #define _GNU_SOURCE
 #include "libalg_mpi.h"
 #include "runtime/mpi_family.h"
-#include "startup/settings.h"
+#include "runtime/state.h"
 #include "util/diag.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -376,6 +376,6 @@ void mg_libalg_discover_stop(void) {
 /* The public listing without MPI_Init (names and values only; they cannot run). */
 MG_EXPORT int mpiguide_library_probe(void) {
     if (mg_rt.started) return mg_libalg_count();
-    int n = discover(mg_nalgs, 0);
+    int n = discover(mg_nalg_names, 0);
     return n;
 }

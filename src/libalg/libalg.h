@@ -2,29 +2,16 @@
  * control variables (Open MPI's coll_tuned_<coll>_algorithm, MPICH's
  * MPIR_CVAR_<COLL>_INTRA_ALGORITHM), as run-time candidates beside the mock-ups. This header is
  * the MPI-free part: the naming rule, the table of the algorithms this process knows, the
- * restrictions the libraries declare, and the parser of MPICH's variable descriptions. The MPI
- * side (discovery through MPI_T, running one) is libalg_mpi.h. docs/library-algorithms.md. */
+ * restrictions the libraries declare, the parser of MPICH's variable descriptions, and the
+ * resolution of profiles that name them; their names and ids are algid/algid.h's. The MPI side
+ * (discovery through MPI_T, running one) is libalg_mpi.h. docs/library-algorithms.md. */
 #ifndef MG_LIBALG_H
 #define MG_LIBALG_H
 
+#include "algid/algid.h"
+#include "util/diag.h"
 #include <stddef.h>
 #include <stdint.h>
-
-#define MG_LIBALG_MAX  192 /* library algorithms one process knows (all collectives) */
-#define MG_LIBALG_NAME 80  /* "reduce_scatter_block_lib_recursive_doubling" and room */
-#define MG_LIBALG_ITEM 64  /* the enumeration item as the library spells it */
-
-/* ---- the naming rule (docs/library-algorithms.md, "Names") ---- */
-
-/* "<collective short name>_lib_<item>", the item lower-cased with every character other than a
- * letter, digit or `_` replaced by `_` ("in-order_binary" -> "in_order_binary"). Returns 0, or
- * -1 when the item is empty or the name does not fit. */
-int mg_libalg_make_name(int coll, const char *item, char *out, size_t len);
-/* The collective a name of that form belongs to (the short name before the first `_lib_`, and
- * a non-empty item of letters, digits and `_` after it); -1 for any other name. */
-int mg_libalg_name_coll(const char *name);
-/* 1 for the items that mean "the library decides" (auto, ignore): never candidates. */
-int mg_libalg_item_is_default(const char *item);
 
 /* ---- declared restrictions: cases the library's algorithm cannot do (or does wrongly) ---- */
 
@@ -69,51 +56,6 @@ unsigned mg_libalg_check(unsigned restrict_bits, const mg_libalg_call *c);
 /* The decline bits restriction bits can produce (the algorithm's documented mask). */
 unsigned mg_libalg_decline_mask(unsigned restrict_bits);
 
-/* ---- the table of library algorithms this process knows ---- */
-
-typedef struct mg_libalg {
-    int id;                    /* algorithm id: after the registry's (mg_libalg_reset) */
-    int coll;                  /* collective id */
-    char name[MG_LIBALG_NAME]; /* "allreduce_lib_ring" */
-    char item[MG_LIBALG_ITEM]; /* "ring" as the library spells it */
-    char mpi[16];              /* "openmpi", "mpich"; "" for a name only seen in a profile */
-    char var[96];              /* the control variable */
-    int value;                 /* the variable's value that selects it */
-    unsigned restrict_bits;    /* MG_LR_* */
-    int runnable;              /* discovered in this process (0: only named by some input) */
-    char guideline[200];       /* what `info` shows: "library: VAR=VALUE (item, mpi)" */
-} mg_libalg;
-
-/* Empties the table; ids will start at `base` (the registry's size). */
-void mg_libalg_reset(int base);
-/* Adds a discovered algorithm (e->id is assigned); its id, or -1 when the table is full or the
- * name is already there. */
-int mg_libalg_add(const mg_libalg *e);
-/* The id of `name` of collective coll, runnable or named; -1 when unknown. */
-int mg_libalg_find(int coll, const char *name);
-/* mg_libalg_find, or a new named-only entry (an input names an algorithm this process did not
- * discover: resolved later, see mg_libalg_resolve_profiles); -1 when the table is full or
- * `name` is not a library algorithm name of coll. */
-int mg_libalg_intern(int coll, const char *name);
-const mg_libalg *mg_libalg_by_id(int id); /* NULL for any other id */
-int mg_libalg_count(void);                /* entries, runnable or not */
-const mg_libalg *mg_libalg_at(int i);     /* entry i, 0 <= i < mg_libalg_count() */
-int mg_libalg_first_id(void);             /* the base of mg_libalg_reset */
-/* 1 when id is a runnable library algorithm. */
-int mg_libalg_runnable(int id);
-/* Runnable entries (they come first: named-only ones are added after discovery). */
-int mg_libalg_nrunnable(void);
-/* "allreduce_lib_basic_linear, allreduce_lib_ring, ..." (runnable ones of coll) into buf;
- * "none" when there are none. */
-const char *mg_libalg_list(int coll, char *buf, size_t len);
-
-/* Why library algorithms are off in this process (NULL: on). Set by discovery. */
-void mg_libalg_set_off(const char *why);
-const char *mg_libalg_off(void);
-/* The MPI whose algorithms the table holds ("openmpi", "mpich"; "" before discovery). */
-void mg_libalg_set_mpi(const char *mpi);
-const char *mg_libalg_mpi(void);
-
 /* ---- MPICH's variable descriptions ---- */
 
 /* MPICH 4.0 exports MPIR_CVAR_<COLL>_INTRA_ALGORITHM as MPI_INT without an MPI_T enumeration;
@@ -135,13 +77,12 @@ int mg_desc_index(const char *desc, const char *item);
 /* ---- profiles naming library algorithms ---- */
 
 struct mg_profile_set;
-typedef void (*mg_libalg_diag_fn)(void *ctx, int error, const char *where, const char *what);
 /* After the profiles are loaded: every range selecting a library algorithm this process cannot
  * run (not discovered, library algorithms off, or the profile was measured under another MPI
  * than `running_mpi`) gets the collective's default instead, with one warning per profile and
  * name listing the available ones. Returns the number of warnings. */
-int mg_libalg_resolve_profiles(struct mg_profile_set *set, const char *running_mpi,
-                               mg_libalg_diag_fn diag, void *ctx);
+int mg_libalg_resolve_profiles(struct mg_profile_set *set, const char *running_mpi, mg_diag_fn diag,
+                               void *ctx);
 /* "openmpi", "mpich" or "" for a profile's #@mpi_library value. */
 const char *mg_libalg_mpi_kind(const char *library);
 

@@ -5,7 +5,7 @@
 #ifndef MG_LIBALG_MPI_H
 #define MG_LIBALG_MPI_H
 
-#include "dispatch/registry.h"
+#include "runtime/call.h"
 #include "libalg.h"
 
 /* In the MPI_Init wrappers, before PMPI_Init: Open MPI reads coll_tuned_<coll>_algorithm only

@@ -16,7 +16,7 @@ const char *mg_libalg_mpi_kind(const char *library) {
     return "";
 }
 
-int mg_libalg_resolve_profiles(mg_profile_set *set, const char *running_mpi, mg_libalg_diag_fn diag,
+int mg_libalg_resolve_profiles(mg_profile_set *set, const char *running_mpi, mg_diag_fn diag,
                                void *ctx) {
     int warnings = 0;
     for (int i = 0; i < set->n; i++) {

@@ -9,7 +9,7 @@
 #include "runtime/mpi_defects.h"
 #include "libalg_mpi.h"
 #include "runtime/scratch.h"
-#include "startup/settings.h"
+#include "runtime/state.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* NREP stop rules (RSE, COV of running means and medians) and the HPC Asia estimate. Every rule
  * is a pure function of the observation sequence, so tests can feed synthetic sequences with
  * known answers; the MPI driver (nrep_run.c) only runs observations and broadcasts. */
-#include "bench/nrep.h"
+#include "nrep_rule.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

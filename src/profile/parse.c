@@ -3,7 +3,7 @@
  * trusted from the input (counts, lengths, numbers), because the fuzzer feeds it garbage. */
 #include "profile.h"
 #include "catalog/catalog.h"
-#include "libalg/libalg.h"
+#include "algid/algid.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
 #ifndef MG_PROFILE_H
 #define MG_PROFILE_H
 
+#include "util/diag.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,9 +76,6 @@ typedef struct mg_profile_wrange {
  * first use, and the ranges. NULL when out of memory; caller frees. */
 char *mg_profile_render(const char *coll, int p, const mg_profile_kv *prov, int nprov,
                         const char *comment, const mg_profile_wrange *r, int nr);
-
-/* Diagnostics of the loader: error (1) or warning (0), WHERE (FILE:LINE or FILE) and WHAT. */
-typedef void (*mg_diag_fn)(void *ctx, int error, const char *where, const char *what);
 
 typedef struct mg_profile_set {
     int n, cap;

@@ -46,11 +46,6 @@ void mg_agreement_of(mg_pentry *a, int na, mg_pentry *b, int nb, mg_agreement *r
     r->jaccard = all ? (double)r->same / all : 1.0;
 }
 
-static void diag_to_stderr(void *ctx, int error, const char *where, const char *what) {
-    (void)ctx;
-    mg_diag(error, where, "%s", what);
-}
-
 /* Adds msize to the sorted, duplicate-free list v (capacity cap). */
 static void add_size(long long *v, int *n, int cap, long long m) {
     for (int i = 0; i < *n; i++)
@@ -65,7 +60,7 @@ int mg_entries_of(const char *dir, const mg_analysis *a, const mg_analysis *othe
     char path[4200];
     snprintf(path, sizeof path, "%s/profiles", dir);
     mg_profile_set set = {0};
-    if (mg_profiles_load(path, &set, diag_to_stderr, NULL) && !set.n) {
+    if (mg_profiles_load(path, &set, mg_diag_stderr, NULL) && !set.n) {
         mg_profile_set_free(&set);
         return -1;
     }

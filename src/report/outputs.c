@@ -1,5 +1,6 @@
 /* Entry points of the analysis: read the raw data of one or more directories, analyse, write
  * every output file, print a summary; and the side-by-side comparison of two directories. */
+#include "algid/algid.h"
 #include "analyze/analyze.h"
 #include "catalog/catalog.h"
 #include "util/format.h"

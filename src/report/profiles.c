@@ -34,46 +34,6 @@ typedef struct {
     int last;
 } range;
 
-/* The cell of alg at q when it qualifies for a profile entry there, else NULL. A size the
- * validation rejected qualifies no mock-up. */
-static const mg_cell *qualifying(const mg_analysis *a, const mg_point *q, int alg) {
-    if (q->val == MG_VAL_REJECTED) return NULL;
-    for (int r = 0; r < q->ncells; r++) {
-        const mg_cell *m = &q->cells[r];
-        if (m->alg == alg && (m->violation || m->opportunity) &&
-            1 - m->median / q->cells[q->def].median >= a->opts.min_gain)
-            return m;
-    }
-    return NULL;
-}
-
-/* The one mock-up for a v-collective: it qualifies at every checked size; among those, the
- * largest geometric-mean slowdown. -1 when none. */
-int mg_an_v_choice(const mg_analysis *a, const mg_coll_result *c) {
-    int best = -1;
-    double best_score = 0;
-    for (int pi = 0; pi < c->npoints; pi++)
-        for (int k = 0; k < c->points[pi].ncells; k++) {
-            int alg = c->points[pi].cells[k].alg, n = 0;
-            double logs = 0;
-            for (int qi = 0; qi < c->npoints; qi++) {
-                if (!c->points[qi].checked && !c->points[qi].lib_checked) continue;
-                const mg_cell *m = qualifying(a, &c->points[qi], alg);
-                if (!m) {
-                    n = 0;
-                    break;
-                }
-                logs += log(m->slowdown);
-                n++;
-            }
-            if (n && (best < 0 || exp(logs / n) > best_score)) {
-                best = alg;
-                best_score = exp(logs / n);
-            }
-        }
-    return best;
-}
-
 /* A size takes part in the profile when the default and a candidate of either kind were tested. */
 static int decided(const mg_point *pt) {
     return pt->checked || pt->lib_checked;

@@ -6,7 +6,7 @@
 #ifndef MG_COMM_SCRATCH_H
 #define MG_COMM_SCRATCH_H
 
-#include "dispatch/registry.h"
+#include "call.h"
 
 /* The attribute key; at start-up under MPI_THREAD_MULTIPLE (not thread-safe itself). */
 int mg_cscratch_start(void);

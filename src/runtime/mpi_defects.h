@@ -6,7 +6,7 @@
 #define MG_CORE_DEFECTS_H
 
 #include "defects/defects.h"
-#include "dispatch/registry.h"
+#include "call.h"
 
 /* Parses the built-in table and keeps the entries of the running library (no communication:
  * every rank runs the same binary under the same MPI). 0, or -1 when the table is unusable

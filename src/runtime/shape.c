@@ -1,6 +1,6 @@
 /* The message-size rule of docs/dev/interfaces.md section 1 and the other values of a call that
  * every rank shares; selection, needs and predicates are computed from these alone. */
-#include "dispatch/registry.h"
+#include "call.h"
 #include "mpi_defects.h"
 
 static int is_predefined_op(MPI_Op op) {

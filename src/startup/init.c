@@ -17,17 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-mg_config mg_cfg;
-mg_runtime mg_rt;
-
-static void print_diag(void *ctx, int error, const char *where, const char *what) {
-    (void)ctx;
-    if (error)
-        mg_error(where, "%s", what);
-    else
-        mg_warning(where, "%s", what);
-}
-
 /* Packed scratch assumes PMPI_Pack writes exactly the signature bytes (homogeneous data
  * representation); a type with a gap proves it. */
 static int pack_is_signature(void) {
@@ -176,7 +165,7 @@ int mg_startup(int argc, char **argv) {
     if (mg_rt.rank == 0) {
         mg_env env = mg_env_process(argc, argv);
         mg_settings_read(&env, &mg_rt.s, mg_rt.report_path, sizeof mg_rt.report_path, &block,
-                         &profiles, print_diag, NULL);
+                         &profiles, mg_diag_stderr, NULL);
         if (mg_rt.s.errors && mg_rt.s.strict) {
             mg_error("MPIGUIDE_STRICT", "%d configuration error(s); aborting", mg_rt.s.errors);
             /* launchers forward the ranks' output asynchronously and drop what is still in

@@ -202,9 +202,9 @@ typedef struct cfg_ctx {
     void *ctx;
 } cfg_ctx;
 
-static void config_diag(void *ctx, const char *where, const char *what) {
+static void config_diag(void *ctx, int error, const char *where, const char *what) {
     cfg_ctx *c = ctx;
-    say(c->diag, c->ctx, 1, where, "%s; line ignored", what);
+    say(c->diag, c->ctx, error, where, "%s; line ignored", what);
 }
 
 static int read_config(const char *path, mg_config *cfg, mg_diag_fn diag, void *ctx) {

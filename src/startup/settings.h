@@ -5,30 +5,10 @@
 #ifndef MG_SETTINGS_H
 #define MG_SETTINGS_H
 
-#include "config/config.h"
+#include "runtime/state.h"
 #include "mpiguide.h"
 #include "profile/profile.h"
 #include <stdint.h>
-
-enum mg_report_to { MG_REPORT_NONE = 0, MG_REPORT_STDERR = 1, MG_REPORT_FILE = 2 };
-
-/* Broadcast as plain bytes (no pointers). */
-typedef struct mg_settings {
-    int off;        /* MPIGUIDE_OFF=1 on rank 0: pure pass-through */
-    int strict;     /* MPIGUIDE_STRICT=1 */
-    int verify;     /* MPIGUIDE_VERIFY=1 */
-    int repair;     /* MPIGUIDE_REPAIR=1: defaults on a known defect run a repair mock-up */
-    int guard;      /* MPIGUIDE_GUARD: tuned mode checks its entries in the run (default 1) */
-    int report;     /* enum mg_report_to (the path stays on rank 0) */
-    int errors;     /* configuration errors rank 0 found */
-    int provenance; /* some profile records nodes/ppn to compare with this job */
-    int record;     /* MPIGUIDE_RECORD names a file (record_path, used on rank 0) */
-    int match_size; /* MPIGUIDE_MATCH=size: profiles apply whatever the datatype and op */
-    int16_t forced[MPIGUIDE_COLL_COUNT]; /* algorithm id per collective, -1 when not forced */
-    mg_config cfg;
-    uint64_t seltab_bytes; /* size of the selection table that follows the broadcast */
-    char record_path[4096];
-} mg_settings;
 
 /* Where rank 0 finds its inputs; a table in unit tests, the process otherwise. */
 typedef struct mg_env {
@@ -53,23 +33,6 @@ int mg_settings_parse_forced(const char *spec, const char *where, int16_t *force
 
 /* The environment of this process. */
 mg_env mg_env_process(int argc, char **argv);
-
-#include "profile/seltab.h"
-
-/* The state every rank holds after mg_startup. */
-typedef struct mg_runtime {
-    int started;    /* mg_startup ran */
-    int usable;     /* the running MPI is ours and the settings arrived */
-    int rank, size; /* in MPI_COMM_WORLD */
-    mg_settings s;  /* as rank 0 read them */
-    void *seltab;   /* the selection table block, and a view into it */
-    mg_selview sel;
-    char report_path[4096]; /* rank 0 only */
-    void *verify_buf[2];    /* MPIGUIDE_VERIFY: saved input and the default's output */
-    size_t verify_bytes;
-} mg_runtime;
-
-extern mg_runtime mg_rt;
 
 /* Collective over MPI_COMM_WORLD, right after MPI_Init: rank 0 reads, everyone receives, the
  * pools are created (not with MPIGUIDE_OFF=1). argv may be NULL (then /proc/self/cmdline

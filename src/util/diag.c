@@ -38,3 +38,8 @@ void mg_diag(int error, const char *where, const char *fmt, ...) {
     emit(error ? "error" : "warning", where, fmt, ap);
     va_end(ap);
 }
+
+void mg_diag_stderr(void *ctx, int error, const char *where, const char *what) {
+    (void)ctx;
+    mg_diag(error, where, "%s", what);
+}

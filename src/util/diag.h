@@ -10,4 +10,11 @@ void mg_warning(const char *where, const char *fmt, ...) __attribute__((format(p
 void mg_diag(int error, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A problem a parser or loader found, handed to its caller instead of printed: error (1) or
+ * warning (0), WHERE (FILE:LINE, FILE, an option) and WHAT. The one callback type every reader
+ * takes, so a unit test can collect what a library run would print. */
+typedef void (*mg_diag_fn)(void *ctx, int error, const char *where, const char *what);
+/* The sink of a run: prints each problem as mg_diag does (ctx unused). */
+void mg_diag_stderr(void *ctx, int error, const char *where, const char *what);
+
 #endif

@@ -55,7 +55,7 @@ find "$build/CMakeFiles/mgpure.dir" "$build/CMakeFiles/mgcore.dir" \
 while read -r o; do
   case "$o" in
     */generated/defects_known.c.o) f=defects/known.txt ;; # the defect table, compiled in
-    */src/*) f=${o##*/src/}; f=${f%.o} ;;
+    */src/*) f=${o##*/src/}; f=${f%.o}; [ -f "$src/$f" ] || continue ;; # stale: source gone
     *) continue ;;
   esac
   nm "$o" | awk -v f="$f" '$1 == "U" {print "U", $2, f} $2 ~ /^[TDBRCV]$/ {print "D", $3, f}'

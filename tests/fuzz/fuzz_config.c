@@ -9,7 +9,8 @@
 #define MG_FUZZ_CONFIG_ENTRY LLVMFuzzerTestOneInput
 #endif
 
-static void count(void *ctx, const char *where, const char *what) {
+static void count(void *ctx, int error, const char *where, const char *what) {
+    (void)error;
     if (strncmp(where, "fuzz.cfg:", 9) || !what[0]) __builtin_trap();
     ++*(int *)ctx;
 }

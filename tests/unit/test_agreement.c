@@ -1,6 +1,7 @@
 /* The profile agreement of two outputs (`mpiguide compare`, src/report/agreement.c): the
  * counting on lists of entries, then end to end on synthetic raw data whose profiles agree,
  * disagree and differ in what they cover, with the line `compare` prints. */
+#include "algid/algid.h"
 #include "analyze/model.h"
 #include "catalog/catalog.h"
 #include "check.h"

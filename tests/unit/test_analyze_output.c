@@ -2,6 +2,7 @@
  * headers, truncated last line, malformed rows), units, profile ranges and the v-collective
  * single range, the minimum gain, report.html being well-formed and self-contained, tables
  * and CSV, summary.txt, incomplete data listed, and the exit codes. */
+#include "algid/algid.h"
 #include "util/format.h"
 #include "analyze/model.h"
 #include "catalog/catalog.h"

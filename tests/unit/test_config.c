@@ -9,7 +9,8 @@ typedef struct seen {
     char where[8][128], what[8][256];
 } seen;
 
-static void collect(void *ctx, const char *where, const char *what) {
+static void collect(void *ctx, int error, const char *where, const char *what) {
+    (void)error;
     seen *s = ctx;
     if (s->n < 8) {
         snprintf(s->where[s->n], sizeof s->where[0], "%s", where);

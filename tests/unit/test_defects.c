@@ -2,6 +2,7 @@
  * (known family, version range, reproducer file present, repair algorithms of its collectives);
  * the parser rejects each kind of bad input naming its line; version strings of both MPIs;
  * condition matching with known, unknown and compared facts, case by case. */
+#include "algid/algid.h"
 #include "check.h"
 #include "catalog/catalog.h"
 #include "defects/defects.h"

@@ -4,6 +4,7 @@
  * min_gain faster over the launches;
  * otherwise it leaves the profile, splitting a range, and the summary, tables and report say
  * "rejected by validation". Sizes without an entry are a no-regression check. */
+#include "algid/algid.h"
 #include "analyze/model.h"
 #include "catalog/catalog.h"
 #include "check.h"

@@ -2,12 +2,10 @@
  * distributed tree construction of Lemma 3 and the root's transfers straight from or into the
  * user's buffer. Every MPI call is PMPI_. */
 #include "tuw.h"
-#include "config/config.h"
+#include "runtime/state.h"
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-
-extern mg_config mg_cfg;
 
 void mg_tuw_limits_of(mg_tuw_limits *lim, int p) {
     uint64_t deg = mg_cfg.tuw_degrade_bytes;

@@ -1,8 +1,7 @@
 /* The naming rule of library algorithms and the table of the ones this process knows: filled by
  * discovery at MPI_Init (runnable entries), and by inputs that name an algorithm discovery did
  * not find (named-only entries, which the library resolves to the default). Pure. */
-#include "libalg/libalg.h"
-#include "catalog/catalog.h"
+#include "algid.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -158,4 +157,10 @@ const char *mg_lib_alg_name(int alg) {
 int mg_lib_alg_coll(int alg) {
     const mg_libalg *e = mg_libalg_by_id(alg);
     return e ? e->coll : -1;
+}
+
+int mg_alg_lookup(int coll, const char *name) {
+    for (int i = 0; name && i < mg_nalg_names; i++)
+        if (mg_alg_table[i].coll == coll && !strcmp(mg_alg_table[i].name, name)) return i;
+    return name ? mg_libalg_find(coll, name) : -1;
 }

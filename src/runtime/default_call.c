@@ -1,0 +1,44 @@
+/* The library's own collective on a call's arguments, through PMPI (never intercepted again:
+ * docs/dev/design.md invariant 3); what every fallback runs. */
+#include "call.h"
+
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+#include <stdlib.h>
+/* Test builds only: MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Name makes the library's default of that
+ * collective, as the benchmark and check measure it, 200 us slower (MPIGUIDE_TEST_SLOW_DEFAULT_US
+ * microseconds), so the end-to-end test of `tune` has a real violation to find and the tuned
+ * launch has a default to avoid; a much longer delay in one launch makes it a disturbed one. */
+static void test_slow_default(int coll) {
+    static int read, slow = -1;
+    static double delay = 200e-6;
+    if (!read) {
+        const char *e = getenv("MPIGUIDE_TEST_SLOW_DEFAULT"),
+                   *us = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_US");
+        slow = e ? mg_coll_lookup(e) : -1;
+        if (us && atof(us) > 0) delay = atof(us) * 1e-6;
+        read = 1;
+    }
+    if (slow != coll) return;
+    double t = PMPI_Wtime();
+    while (PMPI_Wtime() - t < delay) continue;
+}
+#else
+#define test_slow_default(coll) ((void)0)
+#endif
+
+int mg_run_default(int coll, const mg_args *a) {
+    test_slow_default(coll);
+    return mg_run_pmpi(coll, a);
+}
+
+int mg_run_pmpi(int coll, const mg_args *a) {
+    switch (coll) {
+#define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
+    case MPIGUIDE_COLL_##ID:                                                                       \
+        return PMPI_##Name D;
+#include "catalog/collectives.def"
+#undef MG_COLL
+    default:
+        return MPI_ERR_ARG;
+    }
+}
