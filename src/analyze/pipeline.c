@@ -1,4 +1,7 @@
-/* The analysis proper. Launches are merged as PGMPI does: one median per launch and size,
+/* The analysis pipeline: mg_analysis_run reads the headers and runs the steps in order (group,
+ * set aside disturbed launches, fill the cells, pattern tests, decide, guideline checks, tuned
+ * results, validate, missing data); each step is a file of its own and none calls back here.
+ * Launches are merged as PGMPI does: one median per launch and size,
  * and the reported median is the median of those. A mock-up is tested against the default in
  * every launch separately and the largest of those p-values is its p-value (an
  * intersection-union test: it is significant only when it is in every launch, so a difference
@@ -12,41 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *mg_name(const mg_analysis *a, int idx) {
-    return idx >= 0 && idx < a->ds->nnames ? a->ds->names[idx] : "?";
-}
-
-int mg_is_vcollective(const char *n) {
-    return mg_coll_is_v(mg_coll_lookup(n));
-}
-
-const char *mg_stat_label(int test) {
-    static const char *l[] = {"t", "z", "U", "D"};
-    return test >= 0 && test < MG_TEST_COUNT ? l[test] : "?";
-}
-
-double mg_an_median_sorted(const double *v, size_t n) {
-    if (!n) return NAN;
-    return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
-}
-
-double mg_an_series_median(const mg_series *s) {
-    return s && s->n ? mg_an_median_sorted(s->v, s->n) : NAN;
-}
-
-/* median of a few values, v is reordered */
-double mg_an_median_of(double *v, int n) {
-    return n ? mg_median_inplace(v, (size_t)n) : NAN;
-}
-
-/* ---- header values for tables and provenance ---- */
-
-const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key) {
-    const char *v = mg_dataset_file_header(a->ds, c->file, key);
-    for (int l = 0; l < a->nlaunches && !v; l++) v = mg_dataset_header(a->ds, a->launches[l], key);
-    return v ? v : "";
-}
 
 /* Nodes and ranks per node of the communicator of size q in `#@comm_layout=Q:NxM,...`. */
 static int comm_layout(const char *v, int q, char *nodes, char *ppn, size_t n) {

@@ -28,40 +28,36 @@ int mg_coll_lookup(const char *name) {
     return -1;
 }
 
-/* ---- datatypes and ops ---- */
-/* Categories of MPI-3.1 section 5.9.2: 'i' C integer, 'f' floating point, 'b' byte, 'c' char
- * (MPI_CHAR is text: no reduction op applies). */
+/* ---- datatypes and ops: the rows of datatypes.def and ops.def ---- */
 static const struct {
     const char *name;
-    int size;
-    char cat;
+    int size; /* 0: the tools do not measure with it */
+    char cat; /* datatypes.def CAT */
 } types[] = {
-    {"MPI_BYTE", 1, 'b'},
-    {"MPI_CHAR", 1, 'c'},
-    {"MPI_SIGNED_CHAR", 1, 'i'},
-    {"MPI_UNSIGNED_CHAR", 1, 'i'},
-    {"MPI_SHORT", (int)sizeof(short), 'i'},
-    {"MPI_UNSIGNED_SHORT", (int)sizeof(unsigned short), 'i'},
-    {"MPI_INT", (int)sizeof(int), 'i'},
-    {"MPI_UNSIGNED", (int)sizeof(unsigned), 'i'},
-    {"MPI_LONG", (int)sizeof(long), 'i'},
-    {"MPI_UNSIGNED_LONG", (int)sizeof(unsigned long), 'i'},
-    {"MPI_LONG_LONG", (int)sizeof(long long), 'i'},
-    {"MPI_FLOAT", (int)sizeof(float), 'f'},
-    {"MPI_DOUBLE", (int)sizeof(double), 'f'},
+#define MG_DTYPE(N, SIZE, CAT, RT, STANDIN) {#N, SIZE, #CAT[0]},
+#include "datatypes.def"
+#undef MG_DTYPE
 };
 
 static const struct {
     const char *name;
-    const char *cats; /* categories the op accepts */
+    const char *cats; /* datatype categories the op accepts; "" where the tools do not take it */
+    int opclass;
 } ops[] = {
-    {"MPI_MAX", "if"}, {"MPI_MIN", "if"},  {"MPI_SUM", "if"}, {"MPI_PROD", "if"},
-    {"MPI_LAND", "i"}, {"MPI_LOR", "i"},   {"MPI_LXOR", "i"}, {"MPI_BAND", "ib"},
-    {"MPI_BOR", "ib"}, {"MPI_BXOR", "ib"},
+#define MG_OPDEF(N, SHORT, CLASS, CATS, RT) {#N, CATS, MG_OPC_##CLASS},
+#include "ops.def"
+#undef MG_OPDEF
 };
+_Static_assert(sizeof ops / sizeof ops[0] == MG_NOPS_ALL, "ops.def and MG_NOPS_ALL");
 
 #define NTYPES (sizeof types / sizeof types[0])
 #define NOPS   (sizeof ops / sizeof ops[0])
+
+const char *const mg_op_names_all[MG_NOPS_ALL] = {
+#define MG_OPDEF(N, ...) #N,
+#include "ops.def"
+#undef MG_OPDEF
+};
 
 int mg_dtype_size(const char *name) {
     for (size_t i = 0; name && i < NTYPES; i++)
@@ -69,15 +65,16 @@ int mg_dtype_size(const char *name) {
     return 0;
 }
 
+/* The category of a type the tools measure with, 0 for any other name. */
 static char type_cat(const char *name) {
     for (size_t i = 0; name && i < NTYPES; i++)
-        if (!strcmp(name, types[i].name)) return types[i].cat;
+        if (!strcmp(name, types[i].name)) return types[i].size ? types[i].cat : 0;
     return 0;
 }
 
 static const char *op_cats(const char *name) {
     for (size_t i = 0; name && i < NOPS; i++)
-        if (!strcmp(name, ops[i].name)) return ops[i].cats;
+        if (!strcmp(name, ops[i].name)) return *ops[i].cats ? ops[i].cats : NULL;
     return NULL;
 }
 
@@ -92,26 +89,10 @@ int mg_op_allowed(const char *op, const char *type) {
 }
 
 /* ---- op classes ---- */
-static const struct {
-    const char *name;
-    int opclass;
-} op_class_table[] = {
-    {"MPI_MAX", MG_OPC_MINMAX},      {"MPI_MIN", MG_OPC_MINMAX},    {"MPI_SUM", MG_OPC_ARITH},
-    {"MPI_PROD", MG_OPC_ARITH},      {"MPI_LAND", MG_OPC_LOGIC},    {"MPI_LOR", MG_OPC_LOGIC},
-    {"MPI_LXOR", MG_OPC_LOGIC},      {"MPI_BAND", MG_OPC_BIT},      {"MPI_BOR", MG_OPC_BIT},
-    {"MPI_BXOR", MG_OPC_BIT},        {"MPI_MINLOC", MG_OPC_LOC},    {"MPI_MAXLOC", MG_OPC_LOC},
-    {"MPI_REPLACE", MG_OPC_REPLACE}, {"MPI_NO_OP", MG_OPC_REPLACE},
-};
-#define NOPCLASS (sizeof op_class_table / sizeof op_class_table[0])
-
-const char *const mg_op_names_all[MG_NOPS_ALL] = {
-    "MPI_MAX",  "MPI_MIN", "MPI_SUM",  "MPI_PROD",   "MPI_LAND",   "MPI_LOR",     "MPI_LXOR",
-    "MPI_BAND", "MPI_BOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
-
 int mg_op_class(const char *name) {
     if (name && !strcmp(name, "user")) return MG_OPC_USER;
-    for (size_t i = 0; name && i < NOPCLASS; i++)
-        if (!strcmp(name, op_class_table[i].name)) return op_class_table[i].opclass;
+    for (size_t i = 0; name && i < NOPS; i++)
+        if (!strcmp(name, ops[i].name)) return ops[i].opclass;
     return MG_OPC_NONE;
 }
 

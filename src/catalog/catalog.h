@@ -149,8 +149,8 @@ enum mg_opclass {
 /* Class of an op named as in MPI ("MPI_SUM") or "user"; MG_OPC_NONE when unknown. */
 int mg_op_class(const char *name);
 const char *mg_opclass_name(int opclass); /* "arith", ...; "none" */
-/* The predefined ops by index, for tables keyed by handle (src/intercept/ops.def lists the
- * same ops in the same order). */
+/* The predefined ops by index: the rows of catalog/ops.def, which every table keyed by an op's
+ * handle expands in the same order. */
 #define MG_NOPS_ALL 14
 extern const char *const mg_op_names_all[MG_NOPS_ALL];
 

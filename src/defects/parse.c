@@ -21,46 +21,22 @@ const char *mg_fact_name(int fact) {
     return fact >= 0 && fact < MG_NFACTS ? fact_names[fact] : "?";
 }
 
-const char *const mg_op_names[] = {"sum",  "prod", "max",  "min",    "land",   "lor",     "lxor",
-                                   "band", "bor",  "bxor", "maxloc", "minloc", "replace", "no_op"};
+/* The op and datatype names of conditions: the rows of catalog/ops.def (the short names) and
+ * catalog/datatypes.def, whose row + 1 is the code (runtime/mpi_defects.c expands the same rows
+ * to handles). */
+const char *const mg_op_names[] = {
+#define MG_OPDEF(N, SHORT, ...) #SHORT,
+#include "catalog/ops.def"
+#undef MG_OPDEF
+};
 const int mg_nop_names = (int)(sizeof mg_op_names / sizeof mg_op_names[0]);
 
-/* The predefined datatypes a condition can name; the unsigned integer ones are those whose
- * name starts with MPI_UNSIGNED or MPI_UINT. */
-const char *const mg_type_names[] = {"MPI_CHAR",
-                                     "MPI_SIGNED_CHAR",
-                                     "MPI_UNSIGNED_CHAR",
-                                     "MPI_BYTE",
-                                     "MPI_WCHAR",
-                                     "MPI_SHORT",
-                                     "MPI_UNSIGNED_SHORT",
-                                     "MPI_INT",
-                                     "MPI_UNSIGNED",
-                                     "MPI_LONG",
-                                     "MPI_UNSIGNED_LONG",
-                                     "MPI_LONG_LONG",
-                                     "MPI_UNSIGNED_LONG_LONG",
-                                     "MPI_FLOAT",
-                                     "MPI_DOUBLE",
-                                     "MPI_LONG_DOUBLE",
-                                     "MPI_INT8_T",
-                                     "MPI_INT16_T",
-                                     "MPI_INT32_T",
-                                     "MPI_INT64_T",
-                                     "MPI_UINT8_T",
-                                     "MPI_UINT16_T",
-                                     "MPI_UINT32_T",
-                                     "MPI_UINT64_T",
-                                     "MPI_C_BOOL",
-                                     "MPI_AINT",
-                                     "MPI_OFFSET",
-                                     "MPI_COUNT",
-                                     "MPI_FLOAT_INT",
-                                     "MPI_DOUBLE_INT",
-                                     "MPI_LONG_INT",
-                                     "MPI_2INT",
-                                     "MPI_SHORT_INT",
-                                     "MPI_LONG_DOUBLE_INT"};
+/* The unsigned integer types are those whose name starts with MPI_UNSIGNED or MPI_UINT. */
+const char *const mg_type_names[] = {
+#define MG_DTYPE(N, ...) #N,
+#include "catalog/datatypes.def"
+#undef MG_DTYPE
+};
 const int mg_ntype_names = (int)(sizeof mg_type_names / sizeof mg_type_names[0]);
 
 int mg_op_code(const char *name) {

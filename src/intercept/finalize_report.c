@@ -1,7 +1,7 @@
-/* The footer written at MPI_Finalize (docs/dev/interfaces.md section 4): `#@pgmpi alg` lines from a
- * fixed-size table of (collective, msize) -> algorithm that ran last, `#@pgmpi config` lines,
- * and `#@mpiguide calls` counters. Counts are rank 0's own calls, except the verification
- * counters, which are summed over all ranks. */
+/* The report written at MPI_Finalize (MPIGUIDE_REPORT, docs/dev/interfaces.md section 4): the
+ * `#@pgmpi alg` lines of alg_seen.c's table, `#@pgmpi config` lines, the `#@mpiguide calls`
+ * counters, then the guard's and the record's lines. Counts are rank 0's own calls, except the
+ * verification counters, which are summed over all ranks. */
 #include "guard.h"
 #include "intercept.h"
 #include "runtime/comm_scratch.h"
@@ -11,64 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Atomic uint64_t mg_counts[MPIGUIDE_COLL_COUNT][MG_N_COUNT];
-int mg_report_on;
-
 static const char *const counter_names[MG_N_COUNT] = {
     "total",           "mockup",        "fallback_memory", "fallback_args",    "fallback_threads",
     "fallback_userop", "fallback_pool", "optout",          "large_count",      "other",
     "guard_default",   "other_type",    "library",         "fallback_library", "fallback_defect",
     "known_defect",    "repaired",      "verified",        "verify_mismatch"};
-
-#define SEEN_BITS  10
-#define SEEN_SLOTS (1u << SEEN_BITS)
-#define SEEN_PROBE 16
-
-_Static_assert(MPIGUIDE_COLL_COUNT <= 32, "collective ids must fit 5 bits of the seen key");
-
-typedef struct seen_slot {
-    _Atomic uint64_t key; /* ((msize << 5) | coll) + 1; 0 = empty */
-    _Atomic int32_t alg;
-} seen_slot;
-
-static seen_slot seen_table[SEEN_SLOTS];
-
-void mg_report_seen(int coll, int64_t msize, int alg) {
-    if (msize < 0 || msize >= ((int64_t)1 << 58)) {
-        mg_count(coll, MG_N_OTHER);
-        return;
-    }
-    uint64_t key = ((uint64_t)msize << 5 | (uint64_t)coll) + 1;
-    uint32_t h = mg_hslot(key, SEEN_BITS);
-    for (int i = 0; i < SEEN_PROBE; i++, h = (h + 1) & (SEEN_SLOTS - 1)) {
-        seen_slot *s = &seen_table[h];
-        uint64_t k = atomic_load_explicit(&s->key, memory_order_relaxed);
-        if (!k) {
-            uint64_t empty = 0;
-            if (!mg_threads)
-                atomic_store_explicit(&s->key, key, memory_order_relaxed);
-            else if (!atomic_compare_exchange_strong(&s->key, &empty, key) && empty != key)
-                continue;
-            k = key;
-        }
-        if (k == key) {
-            atomic_store_explicit(&s->alg, alg, memory_order_relaxed);
-            return;
-        }
-    }
-    mg_count(coll, MG_N_OTHER);
-}
-
-typedef struct seen_row {
-    int coll, alg;
-    int64_t msize;
-} seen_row;
-
-static int row_cmp(const void *a, const void *b) {
-    const seen_row *x = a, *y = b;
-    if (x->coll != y->coll) return x->coll - y->coll;
-    return x->msize < y->msize ? -1 : x->msize > y->msize;
-}
 
 void mg_report_write(void) {
     if (!mg_report_on) return;
@@ -90,15 +37,8 @@ void mg_report_write(void) {
             f = stderr;
         }
     }
-    static seen_row rows[SEEN_SLOTS];
-    size_t n = 0;
-    for (uint32_t i = 0; i < SEEN_SLOTS; i++) {
-        uint64_t k = atomic_load(&seen_table[i].key);
-        if (!k) continue;
-        k -= 1;
-        rows[n++] = (seen_row){(int)(k & 31), atomic_load(&seen_table[i].alg), (int64_t)(k >> 5)};
-    }
-    qsort(rows, n, sizeof rows[0], row_cmp);
+    static mg_seen_row rows[MG_SEEN_SLOTS];
+    size_t n = mg_seen_rows(rows);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "#@pgmpi alg %s %lld %s\n", mg_coll_name(rows[i].coll), (long long)rows[i].msize,
                 mpiguide_algorithm_name(rows[i].alg));

@@ -106,8 +106,17 @@ static inline void mg_count(int coll, int what) {
                               memory_order_relaxed);
 }
 
-/* Remembers which algorithm ran for (collective, msize) for the `#@pgmpi alg` lines. */
+/* Remembers which algorithm ran for (collective, msize) for the `#@pgmpi alg` lines
+ * (alg_seen.c); mg_seen_rows copies the table, sorted by collective and size, into rows (room
+ * for MG_SEEN_SLOTS) and returns their number. */
+#define MG_SEEN_BITS  10
+#define MG_SEEN_SLOTS (1u << MG_SEEN_BITS)
+typedef struct mg_seen_row {
+    int coll, alg;
+    int64_t msize;
+} mg_seen_row;
 void mg_report_seen(int coll, int64_t msize, int alg);
+size_t mg_seen_rows(mg_seen_row *rows);
 /* Writes the footer on rank 0 (MPIGUIDE_REPORT). */
 void mg_report_write(void);
 extern int mg_report_on;
@@ -116,7 +125,7 @@ extern int mg_report_on;
 #define MG_COMM_OFF   1u /* info key mpiguide_off=true */
 #define MG_COMM_INTER 2u
 
-/* The last mock-up plan of one collective on a communicator (select.c): a call whose scalar
+/* The last mock-up plan of one collective on a communicator (decide.c): a call whose scalar
  * arguments (datatype handles, counts, op, root, which buffers are MPI_IN_PLACE) repeat it, with
  * every significant datatype and the op predefined (never freed, so a handle always means the
  * same layout), would get the same plan, so it runs without the planning queries. */
@@ -304,7 +313,7 @@ static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, 
 
 /* The library's own collective is due (selected, or a fallback): on a known defect of the running
  * MPI it is counted and, with MPIGUIDE_REPAIR=1, the entry's first repair that accepts the call
- * runs instead (1, with *rc). select.c. */
+ * runs instead (1, with *rc). decide.c. */
 int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc);
 /* A mock-up or a library algorithm was selected: the dispatcher's plan, then the algorithm
  * (through the guard or MPIGUIDE_VERIFY where they apply) or a counted fallback. Returns 1 with
@@ -348,7 +357,7 @@ static inline __attribute__((always_inline)) int mg_memo_key_of(int coll, const 
  * constant (every call on the communicator is decided alike). 0 when the call has none. coll is
  * a constant: this folds. A memo hit only ever runs the library's own collective (which reports
  * erroneous arguments itself), so a key needs to fix the decision, not the call's shape (that
- * is the plan memo's, select.c plan_key). */
+ * is the plan memo's, decide.c plan_key). */
 static inline __attribute__((always_inline)) int
 mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt, uintptr_t *ok) {
     if (mg_coll_is_v(coll)) {
@@ -362,7 +371,7 @@ mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt
 }
 
 /* Does the memo key fix the call's shape on this rank too (its scalar arguments), so that a
- * mock-up's plan may be repeated (select.c, mg_plan)? Not where the size comes from a count
+ * mock-up's plan may be repeated (decide.c, mg_plan)? Not where the size comes from a count
  * vector, whose entries the key does not hold. coll is a constant: this folds. */
 static inline int mg_memo_fixes_shape(int coll) {
     return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER;
@@ -440,8 +449,6 @@ int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args
 /* ---- accounting of the general path (record.c; MPIGUIDE_RECORD, coverage in the report) ---- */
 /* Collective over MPI_COMM_WORLD at start: the tables and this job's node map. */
 int mg_record_start(void);
-/* The general path of one call with its time accounted; returns the call's MPI result. */
-int mg_record_call(int coll, const mg_args *a);
 /* Accounts one call that took [t0, t1] (large-count entry points). */
 void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0, double t1);
 /* nodes and ppn of a communicator (cache miss, only while accounting). */

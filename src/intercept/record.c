@@ -28,9 +28,9 @@
 #define OP_USER      MG_NOPS_ALL
 
 static const char *const type_names[] = {
-#define MG_TYPE(T) #T,
-#include "types.def"
-#undef MG_TYPE
+#define MG_DTYPE(N, ...) #N,
+#include "catalog/datatypes.def"
+#undef MG_DTYPE
 };
 #define NTYPES ((int)(sizeof type_names / sizeof type_names[0]))
 
@@ -71,7 +71,7 @@ static int world_size, world_nodes, world_ppn;
 static int *node_of, *members_in, *members_out, *per_node;
 static MPI_Group world_group = MPI_GROUP_NULL;
 
-/* Datatype handles of types.def, for the name of a call's datatype (a small hash). */
+/* Datatype handles of catalog/datatypes.def, for the name of a call's datatype (a small hash). */
 #define TN_BITS 7
 static struct {
     uintptr_t key;
@@ -85,9 +85,9 @@ static int have_merged;
 
 static void type_names_start(void) {
     static const MPI_Datatype types[] = {
-#define MG_TYPE(T) T,
-#include "types.def"
-#undef MG_TYPE
+#define MG_DTYPE(N, ...) N,
+#include "catalog/datatypes.def"
+#undef MG_DTYPE
     };
     memset(tnames, 0, sizeof tnames);
     for (int i = 0; i < NTYPES; i++) {
@@ -321,16 +321,6 @@ void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0
     last_end = t1;
     last_dur = dt;
     if (mg_threads) atomic_flag_clear_explicit(&lock, memory_order_release);
-}
-
-int mg_record_call(int coll, const mg_args *a) {
-    mg_callinfo ci;
-    int rc;
-    double t0 = PMPI_Wtime();
-    if (!mg_intercept(coll, a, &rc, &ci)) rc = mg_run_default(coll, a);
-    double t1 = PMPI_Wtime();
-    mg_record_note(coll, a, &ci, t0, t1);
-    return rc;
 }
 
 /* ---- MPI_Finalize: gather, merge, write ---- */

@@ -21,33 +21,14 @@ void mg_plan_defaults(mg_plan_opts *o) {
 
 /* ---- datatypes and ops the benchmark can measure ---- */
 
-/* Names an application may use that the benchmark knows under another name. */
+/* Names an application may use that the benchmark knows under another name: the STANDIN column
+ * of catalog/datatypes.def (SELF and NONE rows are skipped where it is read). */
 static const struct {
     const char *name, *bench;
 } type_alias[] = {
-    {"MPI_REAL", "MPI_FLOAT"},
-    {"MPI_DOUBLE_PRECISION", "MPI_DOUBLE"},
-    {"MPI_REAL8", "MPI_DOUBLE"},
-    {"MPI_REAL4", "MPI_FLOAT"},
-    {"MPI_INTEGER", "MPI_INT"},
-    {"MPI_INTEGER4", "MPI_INT"},
-    {"MPI_LOGICAL", "MPI_INT"},
-    {"MPI_INT32_T", "MPI_INT"},
-    {"MPI_UINT32_T", "MPI_UNSIGNED"},
-    {"MPI_INT16_T", "MPI_SHORT"},
-    {"MPI_UINT16_T", "MPI_UNSIGNED_SHORT"},
-    {"MPI_INT8_T", "MPI_SIGNED_CHAR"},
-    {"MPI_UINT8_T", "MPI_UNSIGNED_CHAR"},
-    {"MPI_C_BOOL", "MPI_UNSIGNED_CHAR"},
-    {"MPI_CHARACTER", "MPI_CHAR"},
-    {"MPI_INT64_T", "MPI_LONG_LONG"},
-    {"MPI_INTEGER8", "MPI_LONG_LONG"},
-    {"MPI_UINT64_T", "MPI_UNSIGNED_LONG"},
-    {"MPI_AINT", "MPI_LONG_LONG"},
-    {"MPI_OFFSET", "MPI_LONG_LONG"},
-    {"MPI_COUNT", "MPI_LONG_LONG"},
-    {"MPI_UNSIGNED_LONG_LONG", "MPI_UNSIGNED_LONG"},
-    {"MPI_WCHAR", "MPI_INT"},
+#define MG_DTYPE(N, SIZE, CAT, RT, STANDIN) {#N, #STANDIN},
+#include "catalog/datatypes.def"
+#undef MG_DTYPE
 };
 
 /* A benchmark type of the element size: floating point where the op is arithmetic. */
@@ -88,7 +69,9 @@ int mg_plan_bench_type(const char *datatype, int esize, const char *op, int redu
     *bop = NULL;
     *type = mg_dtype_size(datatype) ? datatype : NULL;
     for (size_t i = 0; !*type && i < sizeof type_alias / sizeof type_alias[0]; i++)
-        if (!strcmp(datatype, type_alias[i].name)) *type = type_alias[i].bench;
+        if (!strcmp(datatype, type_alias[i].name) && strcmp(type_alias[i].bench, "SELF") &&
+            strcmp(type_alias[i].bench, "NONE"))
+            *type = type_alias[i].bench;
     if (!*type) *type = type_of_size(esize, opclass);
     if (!*type) *type = "MPI_BYTE"; /* no type of that size: bytes, and only MATCH=size applies */
     if (reduction) {

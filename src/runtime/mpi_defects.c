@@ -49,54 +49,25 @@ int mg_defects_in(int coll) {
     return coll >= 0 && coll < 32 && (colls_with_defect >> coll & 1u);
 }
 
+/* The codes of the defect table (defects/parse.c): row + 1 of catalog/ops.def and
+ * catalog/datatypes.def; 0 for a user's op and any other datatype. */
 int mg_op_code_of(MPI_Op op) {
-    /* the order of mg_op_names */
-    static const MPI_Op ops[] = {MPI_SUM,    MPI_PROD,   MPI_MAX,     MPI_MIN,  MPI_LAND,
-                                 MPI_LOR,    MPI_LXOR,   MPI_BAND,    MPI_BOR,  MPI_BXOR,
-                                 MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
-    _Static_assert(sizeof ops / sizeof ops[0] == 14, "mg_op_names");
+    static const MPI_Op ops[] = {
+#define MG_OPDEF(N, ...) N,
+#include "catalog/ops.def"
+#undef MG_OPDEF
+    };
     for (int i = 0; i < (int)(sizeof ops / sizeof ops[0]); i++)
         if (op == ops[i]) return i + 1;
     return 0;
 }
 
 int mg_type_code_of(MPI_Datatype t) {
-    /* the order of mg_type_names */
-    static const MPI_Datatype types[] = {MPI_CHAR,
-                                         MPI_SIGNED_CHAR,
-                                         MPI_UNSIGNED_CHAR,
-                                         MPI_BYTE,
-                                         MPI_WCHAR,
-                                         MPI_SHORT,
-                                         MPI_UNSIGNED_SHORT,
-                                         MPI_INT,
-                                         MPI_UNSIGNED,
-                                         MPI_LONG,
-                                         MPI_UNSIGNED_LONG,
-                                         MPI_LONG_LONG,
-                                         MPI_UNSIGNED_LONG_LONG,
-                                         MPI_FLOAT,
-                                         MPI_DOUBLE,
-                                         MPI_LONG_DOUBLE,
-                                         MPI_INT8_T,
-                                         MPI_INT16_T,
-                                         MPI_INT32_T,
-                                         MPI_INT64_T,
-                                         MPI_UINT8_T,
-                                         MPI_UINT16_T,
-                                         MPI_UINT32_T,
-                                         MPI_UINT64_T,
-                                         MPI_C_BOOL,
-                                         MPI_AINT,
-                                         MPI_OFFSET,
-                                         MPI_COUNT,
-                                         MPI_FLOAT_INT,
-                                         MPI_DOUBLE_INT,
-                                         MPI_LONG_INT,
-                                         MPI_2INT,
-                                         MPI_SHORT_INT,
-                                         MPI_LONG_DOUBLE_INT};
-    _Static_assert(sizeof types / sizeof types[0] == 34, "mg_type_names");
+    static const MPI_Datatype types[] = {
+#define MG_DTYPE(N, ...) N,
+#include "catalog/datatypes.def"
+#undef MG_DTYPE
+    };
     for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
         if (t == types[i]) return i + 1;
     return 0;

@@ -3,15 +3,6 @@
 #include "call.h"
 #include "mpi_defects.h"
 
-static int is_predefined_op(MPI_Op op) {
-    static const MPI_Op ops[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
-                                 MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
-                                 MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (op == ops[i]) return 1;
-    return 0;
-}
-
 int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
     int rc;
     *s = (mg_shape){0};
@@ -41,8 +32,8 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
         if ((rc = PMPI_Type_get_true_extent(t, &s->true_lb, &s->true_extent)) != MPI_SUCCESS)
             return rc;
         if ((rc = PMPI_Op_commutative(a->op, &s->commute)) != MPI_SUCCESS) return rc;
-        s->predefined_op = is_predefined_op(a->op);
         s->op_code = mg_op_code_of(a->op);
+        s->predefined_op = s->op_code != 0;
         s->type_code = mg_type_code_of(t);
     }
     return MPI_SUCCESS;

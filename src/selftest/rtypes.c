@@ -36,20 +36,25 @@ const mg_rbasic_desc mg_rbasics[MG_RB_COUNT] = {
 /* A predefined datatype of one field. */
 #define PREDEF(NAME, B, SZ)                                                                        \
     { NAME, NAME, PRE, 0, 0, 0, {0}, {0}, {0}, 0, 0, 0, 0, SZ, 0, SZ, SZ, 1, {{0, B}}, 0 }
+/* datatypes.def's RT column: the basic kind and its size, or not drawn */
+#define RT_NONE(N)
+#define RT_I8(N)   PREDEF(#N, I8, 1),
+#define RT_U8(N)   PREDEF(#N, U8, 1),
+#define RT_I16(N)  PREDEF(#N, I16, 2),
+#define RT_U16(N)  PREDEF(#N, U16, 2),
+#define RT_I32(N)  PREDEF(#N, I32, 4),
+#define RT_U32(N)  PREDEF(#N, U32, 4),
+#define RT_I64(N)  PREDEF(#N, I64, 8),
+#define RT_U64(N)  PREDEF(#N, U64, 8),
+#define RT_F32(N)  PREDEF(#N, F32, 4),
+#define RT_F64(N)  PREDEF(#N, F64, 8),
+#define RT_BYTE(N) PREDEF(#N, BYTE, 1),
 
 const mg_rtype mg_rtypes[] = {
-    PREDEF("MPI_SIGNED_CHAR", I8, 1),
-    PREDEF("MPI_UNSIGNED_CHAR", U8, 1),
-    PREDEF("MPI_SHORT", I16, 2),
-    PREDEF("MPI_UNSIGNED_SHORT", U16, 2),
-    PREDEF("MPI_INT", I32, 4),
-    PREDEF("MPI_UNSIGNED", U32, 4),
-    PREDEF("MPI_LONG", I64, 8),
-    PREDEF("MPI_UNSIGNED_LONG", U64, 8),
-    PREDEF("MPI_LONG_LONG", I64, 8),
-    PREDEF("MPI_FLOAT", F32, 4),
-    PREDEF("MPI_DOUBLE", F64, 8),
-    PREDEF("MPI_BYTE", BYTE, 1),
+/* the predefined types of catalog/datatypes.def the random test draws (RT), in its order */
+#define MG_DTYPE(N, SIZE, CAT, RT, STANDIN) RT_##RT(N)
+#include "catalog/datatypes.def"
+#undef MG_DTYPE
     /* the value-index pairs of MINLOC/MAXLOC: struct layouts with their padding as holes */
     {"MPI_FLOAT_INT",
      "MPI_FLOAT_INT",
@@ -311,9 +316,13 @@ int mg_rtype_predefined(const mg_rtype *t) {
     return t->how == MG_RR_PREDEFINED;
 }
 
+#define ROP_NAME_1(N) #N,
+#define ROP_NAME_0(N)
 const char *const mg_rop_names[MG_ROP_COUNT] = {
-    "MPI_SUM",  "MPI_PROD", "MPI_MAX",  "MPI_MIN",    "MPI_LAND",   "MPI_LOR",   "MPI_LXOR",
-    "MPI_BAND", "MPI_BOR",  "MPI_BXOR", "MPI_MAXLOC", "MPI_MINLOC", "user_comm", "user_noncomm"};
+#define MG_OPDEF(N, SHORT, CLASS, CATS, RT) ROP_NAME_##RT(N)
+#include "catalog/ops.def"
+#undef MG_OPDEF
+    "user_comm", "user_noncomm"};
 
 int mg_rop_commutative(int op) {
     return op != MG_ROP_USER_NONCOMM;
@@ -325,7 +334,7 @@ int mg_rop_predefined(int op) {
 
 int mg_rop_allowed(int op, const mg_rtype *t) {
     if (!mg_rop_predefined(op)) return 1;
-    if (op == MG_ROP_MAXLOC || op == MG_ROP_MINLOC) return t->pair;
+    if (op == MG_ROP_MPI_MAXLOC || op == MG_ROP_MPI_MINLOC) return t->pair;
     /* predefined ops on predefined one-field types, as the catalog's table of MPI-3.1 5.9.2 */
     return mg_rtype_predefined(t) && !t->pair && mg_op_allowed(mg_rop_names[op], t->mpi_name);
 }
@@ -384,19 +393,19 @@ void mg_rvalue(int op, int basic, int field, uint64_t h, void *at) {
     /* integral floating-point values, exact in any sum of a few of them */
     double any_float = f32 ? (double)(int16_t)h : (double)(int32_t)h;
     switch (op) {
-    case MG_ROP_SUM:
+    case MG_ROP_MPI_SUM:
     case MG_ROP_USER_COMM: {
         static const int64_t range[MG_RB_COUNT] = {
             [I8] = 7, [I16] = 1000, [I32] = 1000000, [I64] = 1000000000000ll};
         if (flt)
             put(basic, 0, (double)within(h, f32 ? 1000 : (1 << 20)), at);
-        else if (b->is_signed && op == MG_ROP_SUM)
+        else if (b->is_signed && op == MG_ROP_MPI_SUM)
             put(basic, within(h, range[basic]), 0, at);
         else /* unsigned sums and the user op wrap: any bits */
             put(basic, bits, 0, at);
         return;
     }
-    case MG_ROP_PROD: {
+    case MG_ROP_MPI_PROD: {
         static const int64_t factors[8] = {-2, -1, 1, 2, 1, -1, 2, 0};
         int64_t v = factors[h % 8];
         if (!flt && b->is_signed && b->size <= 2) v = h % 2 ? 1 : -1; /* 2^p overflows */
@@ -404,15 +413,15 @@ void mg_rvalue(int op, int basic, int field, uint64_t h, void *at) {
         put(basic, v, (double)v, at);
         return;
     }
-    case MG_ROP_LAND:
-    case MG_ROP_LOR:
-    case MG_ROP_LXOR: {
+    case MG_ROP_MPI_LAND:
+    case MG_ROP_MPI_LOR:
+    case MG_ROP_MPI_LXOR: {
         static const int64_t logical[4] = {0, 1, 2, -1};
         put(basic, logical[h % 4], 0, at);
         return;
     }
-    case MG_ROP_MAXLOC:
-    case MG_ROP_MINLOC: /* few values, so ties show the index rule */
+    case MG_ROP_MPI_MAXLOC:
+    case MG_ROP_MPI_MINLOC: /* few values, so ties show the index rule */
         if (field == 0)
             put(basic, (int64_t)(h % 4), (double)(h % 4), at);
         else
@@ -521,16 +530,16 @@ static num combine(int op, int b, num x, num y) {
     num r = y;
     if (d->is_float) {
         switch (op) {
-        case MG_ROP_SUM:
+        case MG_ROP_MPI_SUM:
             r.f = x.f + y.f;
             break;
-        case MG_ROP_PROD:
+        case MG_ROP_MPI_PROD:
             r.f = x.f * y.f;
             break;
-        case MG_ROP_MAX:
+        case MG_ROP_MPI_MAX:
             r.f = x.f > y.f ? x.f : y.f;
             break;
-        case MG_ROP_MIN:
+        case MG_ROP_MPI_MIN:
             r.f = x.f < y.f ? x.f : y.f;
             break;
         case MG_ROP_USER_COMM:
@@ -549,34 +558,34 @@ static num combine(int op, int b, num x, num y) {
     int sgn = d->is_signed;
     uint64_t ux = sgn ? (uint64_t)x.i : x.u, uy = sgn ? (uint64_t)y.i : y.u, ur = uy;
     switch (op) {
-    case MG_ROP_SUM:
+    case MG_ROP_MPI_SUM:
         ur = ux + uy;
         break;
-    case MG_ROP_PROD:
+    case MG_ROP_MPI_PROD:
         ur = ux * uy;
         break;
-    case MG_ROP_MAX:
+    case MG_ROP_MPI_MAX:
         ur = (sgn ? x.i > y.i : x.u > y.u) ? ux : uy;
         break;
-    case MG_ROP_MIN:
+    case MG_ROP_MPI_MIN:
         ur = (sgn ? x.i < y.i : x.u < y.u) ? ux : uy;
         break;
-    case MG_ROP_LAND:
+    case MG_ROP_MPI_LAND:
         ur = ux && uy;
         break;
-    case MG_ROP_LOR:
+    case MG_ROP_MPI_LOR:
         ur = ux || uy;
         break;
-    case MG_ROP_LXOR:
+    case MG_ROP_MPI_LXOR:
         ur = !ux != !uy;
         break;
-    case MG_ROP_BAND:
+    case MG_ROP_MPI_BAND:
         ur = ux & uy;
         break;
-    case MG_ROP_BOR:
+    case MG_ROP_MPI_BOR:
         ur = ux | uy;
         break;
-    case MG_ROP_BXOR:
+    case MG_ROP_MPI_BXOR:
         ur = ux ^ uy;
         break;
     case MG_ROP_USER_COMM:
@@ -603,7 +612,7 @@ static void loc(int op, const mg_rtype *t, const char *in, char *io) {
     num ii = get(t->f[1].basic, in + t->f[1].off), io_ = get(t->f[1].basic, io + t->f[1].off);
     int flt = mg_rbasics[t->f[0].basic].is_float;
     int less = flt ? vi.f < vo.f : vi.i < vo.i, more = flt ? vi.f > vo.f : vi.i > vo.i;
-    int in_better = op == MG_ROP_MINLOC ? less : more;
+    int in_better = op == MG_ROP_MPI_MINLOC ? less : more;
     if (in_better) {
         set(t->f[0].basic, vi, io + t->f[0].off);
         set(t->f[1].basic, ii, io + t->f[1].off);
@@ -616,7 +625,7 @@ void mg_rop_apply(int op, const mg_rtype *t, const void *in, void *inout, int64_
     for (int64_t e = 0; e < n; e++) {
         const char *x = (const char *)in + e * t->extent;
         char *y = (char *)inout + e * t->extent;
-        if (op == MG_ROP_MAXLOC || op == MG_ROP_MINLOC) {
+        if (op == MG_ROP_MPI_MAXLOC || op == MG_ROP_MPI_MINLOC) {
             loc(op, t, x, y);
             continue;
         }

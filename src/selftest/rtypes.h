@@ -69,20 +69,18 @@ int mg_rtype_predefined(const mg_rtype *t);
 /* Ops: the predefined reduction ops and two user ops, a commutative one (x + y + 1 per field,
  * wrapping; 0 is not its identity, so padding reduced into data shows) and a non-commutative
  * associative one (composition of affine maps packed into each field). */
+/* The predefined ops are the rows of catalog/ops.def, MG_ROP_MPI_SUM, ...; the random test
+ * draws those with RT 1, which come first there, and the user ops follow them (so the two user
+ * ops share their values with the undrawn rows, which are never used). */
 enum mg_rop {
-    MG_ROP_SUM,
-    MG_ROP_PROD,
-    MG_ROP_MAX,
-    MG_ROP_MIN,
-    MG_ROP_LAND,
-    MG_ROP_LOR,
-    MG_ROP_LXOR,
-    MG_ROP_BAND,
-    MG_ROP_BOR,
-    MG_ROP_BXOR,
-    MG_ROP_MAXLOC,
-    MG_ROP_MINLOC,
-    MG_ROP_USER_COMM,
+#define MG_OPDEF(N, ...) MG_ROP_##N,
+#include "catalog/ops.def"
+#undef MG_OPDEF
+    MG_ROP_USER_COMM = 0
+#define MG_OPDEF(N, SHORT, CLASS, CATS, RT) +RT
+#include "catalog/ops.def"
+#undef MG_OPDEF
+    ,
     MG_ROP_USER_NONCOMM,
     MG_ROP_COUNT
 };

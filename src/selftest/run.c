@@ -38,24 +38,9 @@ static MPI_Datatype predefined(const char *name) {
         const char *name;
         MPI_Datatype t;
     } table[] = {
-        {"MPI_SIGNED_CHAR", MPI_SIGNED_CHAR},
-        {"MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR},
-        {"MPI_SHORT", MPI_SHORT},
-        {"MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT},
-        {"MPI_INT", MPI_INT},
-        {"MPI_UNSIGNED", MPI_UNSIGNED},
-        {"MPI_LONG", MPI_LONG},
-        {"MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG},
-        {"MPI_LONG_LONG", MPI_LONG_LONG},
-        {"MPI_UNSIGNED_LONG_LONG", MPI_UNSIGNED_LONG_LONG},
-        {"MPI_FLOAT", MPI_FLOAT},
-        {"MPI_DOUBLE", MPI_DOUBLE},
-        {"MPI_BYTE", MPI_BYTE},
-        {"MPI_FLOAT_INT", MPI_FLOAT_INT},
-        {"MPI_DOUBLE_INT", MPI_DOUBLE_INT},
-        {"MPI_LONG_INT", MPI_LONG_INT},
-        {"MPI_2INT", MPI_2INT},
-        {"MPI_SHORT_INT", MPI_SHORT_INT},
+#define MG_DTYPE(N, ...) {#N, N},
+#include "catalog/datatypes.def"
+#undef MG_DTYPE
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(table[i].name, name)) return table[i].t;
@@ -149,8 +134,12 @@ static void user_noncomm(void *in, void *inout, int *len, MPI_Datatype *t) {
 }
 
 static MPI_Op op_of(int op) {
-    static const MPI_Op predef[] = {MPI_SUM,  MPI_PROD, MPI_MAX, MPI_MIN,  MPI_LAND,   MPI_LOR,
-                                    MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
+    static const MPI_Op predef[] = {
+        /* ops.def's rows in order: the drawn ones come first */
+#define MG_OPDEF(N, ...) N,
+#include "catalog/ops.def"
+#undef MG_OPDEF
+    };
     if (op < 0) return MPI_OP_NULL;
     if (op == MG_ROP_USER_COMM) return user_ops[0];
     if (op == MG_ROP_USER_NONCOMM) return user_ops[1];

@@ -126,14 +126,14 @@ static void types(void) {
                           "%s: field %d overlaps field %d of element %d", t->name, f, g, e);
                 }
     }
-    CHECK(mg_rop_allowed(MG_ROP_MAXLOC, type_named("MPI_DOUBLE_INT")) &&
-              !mg_rop_allowed(MG_ROP_MAXLOC, type_named("MPI_INT")) &&
-              !mg_rop_allowed(MG_ROP_SUM, type_named("MPI_DOUBLE_INT")) &&
-              !mg_rop_allowed(MG_ROP_SUM, type_named("contig3_int")) &&
+    CHECK(mg_rop_allowed(MG_ROP_MPI_MAXLOC, type_named("MPI_DOUBLE_INT")) &&
+              !mg_rop_allowed(MG_ROP_MPI_MAXLOC, type_named("MPI_INT")) &&
+              !mg_rop_allowed(MG_ROP_MPI_SUM, type_named("MPI_DOUBLE_INT")) &&
+              !mg_rop_allowed(MG_ROP_MPI_SUM, type_named("contig3_int")) &&
               mg_rop_allowed(MG_ROP_USER_NONCOMM, type_named("struct_mixed")) &&
-              mg_rop_allowed(MG_ROP_BAND, type_named("MPI_BYTE")) &&
-              !mg_rop_allowed(MG_ROP_SUM, type_named("MPI_BYTE")) &&
-              !mg_rop_allowed(MG_ROP_LAND, type_named("MPI_DOUBLE")),
+              mg_rop_allowed(MG_ROP_MPI_BAND, type_named("MPI_BYTE")) &&
+              !mg_rop_allowed(MG_ROP_MPI_SUM, type_named("MPI_BYTE")) &&
+              !mg_rop_allowed(MG_ROP_MPI_LAND, type_named("MPI_DOUBLE")),
           "op/type rules");
 }
 
@@ -185,20 +185,24 @@ static void ops(void) {
         int op;
         double in[2], inout[2], want[2];
     } cases[] = {
-        {"MPI_INT", MG_ROP_SUM, {5}, {-7}, {-2}},
-        {"MPI_UNSIGNED", MG_ROP_MAX, {4294967295.0}, {1}, {4294967295.0}}, /* unsigned compare */
-        {"MPI_UNSIGNED", MG_ROP_MIN, {4294967295.0}, {1}, {1}},
-        {"MPI_INT", MG_ROP_MAX, {-1}, {1}, {1}},
-        {"MPI_SHORT", MG_ROP_PROD, {-1}, {1}, {-1}},
-        {"MPI_INT", MG_ROP_LAND, {2}, {-1}, {1}},
-        {"MPI_INT", MG_ROP_LXOR, {2}, {-1}, {0}},
-        {"MPI_INT", MG_ROP_LOR, {0}, {0}, {0}},
-        {"MPI_UNSIGNED_CHAR", MG_ROP_BXOR, {0xF0}, {0xFF}, {0x0F}},
-        {"MPI_DOUBLE", MG_ROP_MIN, {-3}, {2}, {-3}},
-        {"MPI_DOUBLE_INT", MG_ROP_MAXLOC, {3, 9}, {3, 4}, {3, 4}}, /* tie: smaller index */
-        {"MPI_DOUBLE_INT", MG_ROP_MAXLOC, {3, 9}, {2, 4}, {3, 9}},
-        {"MPI_2INT", MG_ROP_MINLOC, {1, 9}, {1, 12}, {1, 9}},
-        {"MPI_SHORT_INT", MG_ROP_MINLOC, {0, 30}, {1, 2}, {0, 30}},
+        {"MPI_INT", MG_ROP_MPI_SUM, {5}, {-7}, {-2}},
+        {"MPI_UNSIGNED",
+         MG_ROP_MPI_MAX,
+         {4294967295.0},
+         {1},
+         {4294967295.0}}, /* unsigned compare */
+        {"MPI_UNSIGNED", MG_ROP_MPI_MIN, {4294967295.0}, {1}, {1}},
+        {"MPI_INT", MG_ROP_MPI_MAX, {-1}, {1}, {1}},
+        {"MPI_SHORT", MG_ROP_MPI_PROD, {-1}, {1}, {-1}},
+        {"MPI_INT", MG_ROP_MPI_LAND, {2}, {-1}, {1}},
+        {"MPI_INT", MG_ROP_MPI_LXOR, {2}, {-1}, {0}},
+        {"MPI_INT", MG_ROP_MPI_LOR, {0}, {0}, {0}},
+        {"MPI_UNSIGNED_CHAR", MG_ROP_MPI_BXOR, {0xF0}, {0xFF}, {0x0F}},
+        {"MPI_DOUBLE", MG_ROP_MPI_MIN, {-3}, {2}, {-3}},
+        {"MPI_DOUBLE_INT", MG_ROP_MPI_MAXLOC, {3, 9}, {3, 4}, {3, 4}}, /* tie: smaller index */
+        {"MPI_DOUBLE_INT", MG_ROP_MPI_MAXLOC, {3, 9}, {2, 4}, {3, 9}},
+        {"MPI_2INT", MG_ROP_MPI_MINLOC, {1, 9}, {1, 12}, {1, 9}},
+        {"MPI_SHORT_INT", MG_ROP_MPI_MINLOC, {0, 30}, {1, 2}, {0, 30}},
         {"MPI_INT", MG_ROP_USER_COMM, {5}, {7}, {13}},
         /* affine maps packed a << 16 | b: in = 3t + 1, inout = 2t + 5 -> 2(3t + 1) + 5 = 6t + 7 */
         {"MPI_INT", MG_ROP_USER_NONCOMM, {3 * 65536 + 1}, {2 * 65536 + 5}, {6 * 65536 + 7}},

@@ -1,0 +1,40 @@
+/* Accessors of the analysis model (model.h) that every step and renderer uses: names, headers,
+ * medians. The pipeline (pipeline.c) and the steps call these; nothing here calls them back. */
+#include "catalog/catalog.h"
+#include "model.h"
+#include <math.h>
+
+const char *mg_name(const mg_analysis *a, int idx) {
+    return idx >= 0 && idx < a->ds->nnames ? a->ds->names[idx] : "?";
+}
+
+int mg_is_vcollective(const char *n) {
+    return mg_coll_is_v(mg_coll_lookup(n));
+}
+
+const char *mg_stat_label(int test) {
+    static const char *l[] = {"t", "z", "U", "D"};
+    return test >= 0 && test < MG_TEST_COUNT ? l[test] : "?";
+}
+
+double mg_an_median_sorted(const double *v, size_t n) {
+    if (!n) return NAN;
+    return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+double mg_an_series_median(const mg_series *s) {
+    return s && s->n ? mg_an_median_sorted(s->v, s->n) : NAN;
+}
+
+/* median of a few values, v is reordered */
+double mg_an_median_of(double *v, int n) {
+    return n ? mg_median_inplace(v, (size_t)n) : NAN;
+}
+
+/* ---- header values for tables and provenance ---- */
+
+const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key) {
+    const char *v = mg_dataset_file_header(a->ds, c->file, key);
+    for (int l = 0; l < a->nlaunches && !v; l++) v = mg_dataset_header(a->ds, a->launches[l], key);
+    return v ? v : "";
+}
