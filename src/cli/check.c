@@ -2,6 +2,7 @@
  * algorithm of each collective in INPUT, plus MPI_Barrier, into OUTDIR/raw/launch-K/, then
  * analyses all launches in OUTDIR (docs/dev/interfaces.md section 7). Input and OUTDIR are checked
  * before anything is measured. */
+#include "outdir/outdir.h"
 #include "analyze/analyze.h"
 #include "bench/bench.h"
 #include "bench/launcher.h"
@@ -53,25 +54,13 @@ static int parse_check(int argc, char **argv, check_opts *o) {
     return mg_run_opts_require(&o->r, "check");
 }
 
-static int mkdir_p(const char *path) {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 /* Rank 0: the next free OUTDIR/raw/launch-K, created; 0 on failure (message printed). */
 static int new_launch_dir(const char *outdir, char *dir, size_t len) {
     struct stat st;
     for (int k = 1; k < 100000; k++) {
-        snprintf(dir, len, "%s/raw/launch-%d", outdir, k);
+        if (mg_out_launch(dir, len, outdir, MG_OUT_RAW, k)) break;
         if (stat(dir, &st) == 0) continue;
-        if (mkdir_p(dir)) break;
+        if (mg_out_mkdir(dir)) break;
         char probe[4200];
         snprintf(probe, sizeof probe, "%s/.writable", dir);
         FILE *f = fopen(probe, "w");
@@ -129,7 +118,7 @@ int mg_cmd_check(int argc, char **argv) {
     MPI_Bcast(&launch, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!rc && !launch) rc = 1;
     if (rc) goto out;
-    snprintf(dir, sizeof dir, "%s/raw/launch-%d", c.r.outdir, launch);
+    mg_out_launch(dir, sizeof dir, c.r.outdir, MG_OUT_RAW, launch);
     if (rank == 0 && !c.r.quiet)
         fprintf(stderr, "mpiguide check: launch %d, %d collective(s), raw data in %s\n", launch,
                 nplan, dir);
@@ -140,7 +129,7 @@ int mg_cmd_check(int argc, char **argv) {
                      "--rt-bench-time-ms=1000"};
     char err[600], path[4300];
     mg_bench_parse(4, bargv, &barrier, err, sizeof err);
-    snprintf(path, sizeof path, "%s/MPI_Barrier.dat", dir);
+    mg_out_rawfile(path, sizeof path, dir, "MPI_Barrier");
     barrier.output_file = strdup(path);
     barrier.quiet = c.r.quiet;
     rc = mg_bench_run(&barrier);
@@ -154,7 +143,7 @@ int mg_cmd_check(int argc, char **argv) {
                     mg_coll_name(v[i].calls[0]));
         char stem[128];
         mg_line_stem(colls, i, stem, sizeof stem);
-        snprintf(path, sizeof path, "%s/%s.dat", dir, stem);
+        mg_out_rawfile(path, sizeof path, dir, stem);
         free(v[i].output_file);
         v[i].output_file = strdup(path);
         rc = mg_bench_run(&v[i]);

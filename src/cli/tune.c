@@ -8,6 +8,7 @@
  * held in every validation launch (src/analyze/validate.c). Ends with the tuned table and a
  * short verdict. */
 #define _GNU_SOURCE /* dladdr, realpath */
+#include "outdir/outdir.h"
 #include "analyze/analyze.h"
 #include "cli.h"
 #include "measure_plan.h"
@@ -191,7 +192,7 @@ static char *read_text(const char *path) {
  * (--spread), in one job. */
 static int validate_line(const tune_opts *o, const char *self, const char *lib,
                          const mg_input_line *l, int k, const char *stem) {
-    char cmd[16384], arg[4200];
+    char cmd[16384], arg[4200 + 16];
     snprintf(cmd, sizeof cmd, "%s env", o->launcher);
     snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
     add_quoted(cmd, sizeof cmd, arg);
@@ -208,7 +209,10 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, "--interleave=10");
     add_quoted(cmd, sizeof cmd, "--spread");
     add_quoted(cmd, sizeof cmd, "--shuffle");
-    snprintf(arg, sizeof arg, "--output-file=%s/tuned/launch-%d/%s.dat", o->r.outdir, k, stem);
+    char dir[4096], file[4180];
+    mg_out_launch(dir, sizeof dir, o->r.outdir, MG_OUT_TUNED, k);
+    mg_out_rawfile(file, sizeof file, dir, stem);
+    snprintf(arg, sizeof arg, "--output-file=%s", file);
     add_quoted(cmd, sizeof cmd, arg);
     if (o->r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
     char what[256];
@@ -224,17 +228,16 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
 
 /* OUTDIR/tuned/launch-K, writable. 0, or 1. */
 static int launch_dir(const tune_opts *o, int k) {
-    char sub[4300], mk[9000] = "mkdir -p";
-    snprintf(sub, sizeof sub, "%s/tuned/launch-%d", o->r.outdir, k);
-    add_quoted(mk, sizeof mk, sub);
-    return system(mk) != 0 || access(sub, W_OK) != 0;
+    char sub[4300];
+    return mg_out_launch(sub, sizeof sub, o->r.outdir, MG_OUT_TUNED, k) || mg_out_mkdir(sub) ||
+           access(sub, W_OK) != 0;
 }
 
 /* OUTDIR/tuned/ afresh with launch-1 .. launch-V: a validation of earlier profiles must not
  * mix with this one. 0, or 1 after a message. */
 static int fresh_tuned_dir(const tune_opts *o) {
     char dir[4200], cmd[9000] = "rm -rf";
-    snprintf(dir, sizeof dir, "%s/tuned", o->r.outdir);
+    mg_out_path(dir, sizeof dir, o->r.outdir, MG_OUT_TUNED);
     add_quoted(cmd, sizeof cmd, dir);
     int rc = system(cmd) != 0;
     for (int k = 1; k <= o->validate && !rc; k++) rc = launch_dir(o, k);

@@ -51,9 +51,11 @@ static __attribute__((noinline)) int large_call(int coll, const mg_largs *l, int
         mg_count(coll, MG_N_TOTAL);
         return 0;
     }
-    if (coll == MPIGUIDE_COLL_GATHER && rank != l->root) count = l->sendcount, t = l->sendtype;
-    if (coll == MPIGUIDE_COLL_SCATTER && rank == l->root) count = l->sendcount, t = l->sendtype;
-    if (coll == MPIGUIDE_COLL_REDUCE_SCATTER) {
+    switch (mg_size_source_of(coll, rank == l->root)) { /* the message-size rule, catalog.h */
+    case MG_SIZE_SEND:
+        count = l->sendcount, t = l->sendtype;
+        break;
+    case MG_SIZE_RECVCOUNTS:
         if (p > MAXP) goto large;
         count = 0;
         for (int i = 0; i < p; i++) {
@@ -61,6 +63,9 @@ static __attribute__((noinline)) int large_call(int coll, const mg_largs *l, int
             count += l->recvcounts[i];
             ibuf[i] = (int)l->recvcounts[i];
         }
+        break;
+    default:
+        break;
     }
     if (count < 0 || PMPI_Type_size_c(t, &tsize) != MPI_SUCCESS || tsize < 0) goto large;
     if (tsize && count > INT_MAX / tsize) goto large;

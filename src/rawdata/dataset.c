@@ -2,6 +2,7 @@
  * `test alg nrep msize runtime_sec [flag]`. Built for millions of rows (one pass, no
  * per-row allocation, a hash from (launch, test, alg, msize) to the series) and for
  * interrupted runs (an incomplete last line is dropped, the rest is kept). */
+#include "outdir/outdir.h"
 #include "dataset.h"
 #include "line.h"
 #include "stats/stats.h"
@@ -475,18 +476,18 @@ int mg_dataset_add_path(mg_dataset *ds, const char *path, char *err, size_t errl
         }
         return 1;
     }
-    size_t need = strlen(path) + 8;
+    size_t need = strlen(path) + 16;
     char *sub = malloc(need);
     if (!sub) {
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
     int added = 0, rc = 0;
-    snprintf(sub, need, "%s/raw", path);
+    mg_out_path(sub, need, path, MG_OUT_RAW);
     if (is_dir(sub)) {
         rc = add_launch_tree(ds, sub, 0);
         if (rc > 0) added += rc;
-        snprintf(sub, need, "%s/tuned", path);
+        mg_out_path(sub, need, path, MG_OUT_TUNED);
         if (rc >= 0 && is_dir(sub)) {
             int t = add_launch_tree(ds, sub, 1);
             rc = t < 0 ? -1 : rc;

@@ -5,6 +5,7 @@
  * they agree that nothing needs tuning). Entries come from the profile files (profiles/) at the
  * sizes either side measured, so ranges written differently but selecting the same compare equal.
  * Pure. */
+#include "outdir/outdir.h"
 #include "catalog/catalog.h"
 #include "analyze/model.h"
 #include "profile/profile.h"
@@ -58,7 +59,7 @@ int mg_entries_of(const char *dir, const mg_analysis *a, const mg_analysis *othe
     *out = NULL;
     *n = 0;
     char path[4200];
-    snprintf(path, sizeof path, "%s/profiles", dir);
+    mg_out_path(path, sizeof path, dir, MG_OUT_PROFILES);
     mg_profile_set set = {0};
     if (mg_profiles_load(path, &set, mg_diag_stderr, NULL) && !set.n) {
         mg_profile_set_free(&set);

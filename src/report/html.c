@@ -2,6 +2,7 @@
  * fetched) with the summary, the ranking, and per collective a chart of latency relative to
  * the default over message size (both axes logarithmic), one line per algorithm and one for
  * the tuned library, violations circled in red, followed by the grouped table. */
+#include "outdir/outdir.h"
 #include "util/format.h"
 #include "analyze/model.h"
 #include "util/diag.h"
@@ -363,7 +364,7 @@ static const char *css =
 
 int mg_write_report(const mg_analysis *a, const char *outdir) {
     char path[4096], b[64], b2[64];
-    mg_path(path, sizeof path, "%s/report.html", outdir);
+    mg_out_path(path, sizeof path, outdir, MG_OUT_REPORT);
     FILE *f = fopen(path, "w");
     if (!f) {
         mg_error(path, "cannot write: %s", strerror(errno));

@@ -12,6 +12,7 @@
  * with the measured sizes that justify its ends. Gatherv/Scatterv (and the other
  * v-collectives, which select by communicator size only) get one range 0..INT64_MAX: a
  * mock-up that qualified at every measured size, else the default. */
+#include "outdir/outdir.h"
 #include "util/format.h"
 #include "analyze/model.h"
 #include "profile/profile.h"
@@ -223,7 +224,7 @@ static void remove_old(const char *dir) {
 
 int mg_write_profiles(const mg_analysis *a, const char *outdir) {
     char dir[4096], path[4200];
-    mg_path(dir, sizeof dir, "%s/profiles", outdir);
+    mg_out_path(dir, sizeof dir, outdir, MG_OUT_PROFILES);
     if (mkdir(dir, 0777) && errno != EEXIST) {
         mg_error(dir, "cannot create: %s", strerror(errno));
         return -1;

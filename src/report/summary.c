@@ -1,6 +1,7 @@
 /* summary.txt: what was analysed, violation counts (brave and cautious), the worst slowdown
  * per collective, a ranking of the most severe violations, the quality score, profiles,
  * the tuned validation and what data is missing. The terminal gets the same, shorter. */
+#include "outdir/outdir.h"
 #include "util/format.h"
 #include "analyze/model.h"
 #include "util/diag.h"
@@ -292,7 +293,7 @@ int mg_write_summary(const mg_analysis *a, const char *outdir, FILE *also) {
     int rc = 0;
     if (outdir) {
         char path[4096];
-        mg_path(path, sizeof path, "%s/summary.txt", outdir);
+        mg_out_path(path, sizeof path, outdir, MG_OUT_SUMMARY);
         FILE *f = fopen(path, "w");
         if (!f) {
             mg_error(path, "cannot write: %s", strerror(errno));

@@ -1,6 +1,7 @@
 /* The comparers of the thesis (0 simple .. 5 grouped) as tables, plus the monotony,
  * split-robustness and tuned tables: aligned text with units for people, CSV with exact
  * numbers (bytes, seconds) for programs. Files: tables/<comparer>/<MPI_Name>.txt (.csv). */
+#include "outdir/outdir.h"
 #include "util/format.h"
 #include "analyze/model.h"
 #include "util/diag.h"
@@ -456,18 +457,6 @@ static mg_table *tuned_table(const mg_analysis *a) {
 
 /* ---- files ---- */
 
-static int mkdir_p(const char *path) {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 static int write_table(const mg_table *t, const char *dir, const char *base, const char *title,
                        int csv) {
     char path[4096];
@@ -498,8 +487,10 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
     char dir[4096], title[512];
     int rc = 0;
     for (int comp = 0; comp < MG_COMP_COUNT && !rc; comp++) {
-        mg_path(dir, sizeof dir, "%s/tables/%s", outdir, mg_comparer_dir(comp));
-        if (mkdir_p(dir)) {
+        char base[4096];
+        mg_out_path(base, sizeof base, outdir, MG_OUT_TABLES);
+        mg_path(dir, sizeof dir, "%s/%s", base, mg_comparer_dir(comp));
+        if (mg_out_mkdir(dir)) {
             mg_error(dir, "cannot create: %s", strerror(errno));
             return -1;
         }
@@ -517,7 +508,7 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
         }
     }
     if (rc) return rc;
-    mg_path(dir, sizeof dir, "%s/tables", outdir);
+    mg_out_path(dir, sizeof dir, outdir, MG_OUT_TABLES);
     mg_table *t = mono_table(a);
     snprintf(title, sizeof title,
              "monotony of the default between adjacent sizes, %s, %s over %d tests",
@@ -547,7 +538,9 @@ int mg_write_tables(const mg_analysis *a, const char *outdir) {
     }
     if (!rc && a->opts.merge) {
         char path[4096];
-        mg_path(path, sizeof path, "%s/tables/merged.csv", outdir);
+        char base[4096];
+        mg_out_path(base, sizeof base, outdir, MG_OUT_TABLES);
+        mg_path(path, sizeof path, "%s/merged.csv", base);
         FILE *f = fopen(path, "w");
         if (!f) {
             mg_error(path, "cannot write: %s", strerror(errno));
