@@ -31,13 +31,6 @@ int mg_run_opts_parse(int argc, char **argv, int i, mg_run_opts *o, const char *
 /* 0 when -f and -o were given, else 2 after a message. */
 int mg_run_opts_require(const mg_run_opts *o, const char *cmd);
 
-/* Flag helpers shared by the subcommands' parsers: the value of `--name=V`, `--name V` or
- * `-x V` (*used: arguments taken; NULL when missing); a number in [lo, hi] (else a message
- * naming opt, -1); whether arg is `name` or `name=...`. */
-const char *mg_flag_value(int argc, char **argv, int i, const char *name, int *used);
-int mg_flag_number(const char *opt, const char *v, double lo, double hi, double *out);
-int mg_flag_is(const char *arg, const char *name);
-
 /* `plan` and `tune --for`: one planning flag at argv[i] (--cover, --np, --nrep, --time-ms,
  * --back-to-back); used arguments, 0 when not one, -1 after a message. */
 int mg_plan_parse_flag(int argc, char **argv, int i, mg_plan_opts *o);

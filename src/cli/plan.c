@@ -6,6 +6,7 @@
 #include "measure_plan.h"
 #include "record/plan.h"
 #include "util/diag.h"
+#include "util/optval.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@
 
 int mg_plan_parse_flag(int argc, char **argv, int i, mg_plan_opts *o) {
     const char *a = argv[i];
-    int used = 1;
+    int j = i;
     double x;
     static const struct {
         const char *name;
@@ -41,9 +42,9 @@ int mg_plan_parse_flag(int argc, char **argv, int i, mg_plan_opts *o) {
                  {"--time-ms", 1e-3, 1e9},
                  {"--back-to-back", 1, 1e6}};
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
-        if (!mg_flag_is(a, flags[k].name)) continue;
-        if (mg_flag_number(flags[k].name, mg_flag_value(argc, argv, i, flags[k].name, &used),
-                           flags[k].lo, flags[k].hi, &x))
+        if (!mg_opt_is(a, flags[k].name)) continue;
+        if (mg_opt_double_say(flags[k].name, mg_opt_value(argc, argv, &j, flags[k].name),
+                              flags[k].lo, flags[k].hi, &x))
             return -1;
         if (k == 0) o->cover = x;
         if (k == 1) o->np = (int)x;
@@ -54,7 +55,7 @@ int mg_plan_parse_flag(int argc, char **argv, int i, mg_plan_opts *o) {
             mg_error(flags[k].name, "expected a whole number, got %g", x);
             return -1;
         }
-        return used;
+        return j - i + 1;
     }
     return 0;
 }
@@ -89,12 +90,13 @@ int mg_cmd_plan(int argc, char **argv) {
     const char *from = NULL, *out = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int used = 1;
+        int used = 1, j = i;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(PLAN_USAGE, stdout);
             return 0;
-        } else if (mg_flag_is(a, "--from") || !strcmp(a, "-o")) {
-            const char *v = mg_flag_value(argc, argv, i, a[1] == 'o' ? "-o" : "--from", &used);
+        } else if (mg_opt_is(a, "--from") || !strcmp(a, "-o")) {
+            const char *v = mg_opt_value(argc, argv, &j, a[1] == 'o' ? "-o" : "--from");
+            used = j - i + 1;
             if (!v || !*v) {
                 mg_error(a, "missing value");
                 return 2;

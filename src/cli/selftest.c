@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "selftest/run.h"
 #include "util/diag.h"
+#include "util/optval.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,27 +144,6 @@ static const char usage_text[] =
     "Exit 0; 1 on a mock-up defect, a new library defect, an unexplained mismatch or an error;\n"
     "2 on a usage error. MPICH with more ranks than cores busy-polls: keep N small there.\n";
 
-/* A number option's value: --name=V or --name V. Returns the value text or NULL. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n)) return NULL;
-    if (argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (argv[*i][n] || *i + 1 >= argc) return NULL;
-    return argv[++*i];
-}
-
-static int parse_number(const char *opt, const char *v, int64_t min, int64_t *out) {
-    char *end;
-    errno = 0;
-    long long x = v ? strtoll(v, &end, 10) : 0;
-    if (!v || !*v || *end || errno || x < min) {
-        mg_error(opt, "expected an integer >= %lld, not `%s`", (long long)min, v ? v : "");
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 int mg_cmd_selftest(int argc, char **argv) {
     int wanted[MPIGUIDE_COLL_COUNT] = {0}, any = 0, random = 0;
     mg_random_opts ro = {1, 0, -1, {0}, 0, NULL, NULL, 0, 120, "mpiguide"};
@@ -175,25 +155,31 @@ int mg_cmd_selftest(int argc, char **argv) {
             return 0;
         }
         if (!strncmp(argv[i], "--random", 8)) {
-            if (parse_number("--random", opt_value(argc, argv, &i, "--random"), 1, &ro.cases))
+            if (mg_opt_i64_say("--random", mg_opt_value(argc, argv, &i, "--random"), 1, INT64_MAX,
+                               &ro.cases))
                 return 2;
             random = 1;
         } else if (!strncmp(argv[i], "--seed", 6)) {
-            if (parse_number("--seed", opt_value(argc, argv, &i, "--seed"), 0, &x)) return 2;
+            if (mg_opt_i64_say("--seed", mg_opt_value(argc, argv, &i, "--seed"), 0, INT64_MAX, &x))
+                return 2;
             ro.seed = (uint64_t)x;
         } else if (!strncmp(argv[i], "--case", 6)) {
-            if (parse_number("--case", opt_value(argc, argv, &i, "--case"), 0, &ro.only)) return 2;
+            if (mg_opt_i64_say("--case", mg_opt_value(argc, argv, &i, "--case"), 0, INT64_MAX,
+                               &ro.only))
+                return 2;
         } else if (!strncmp(argv[i], "--timeout", 9)) {
-            if (parse_number("--timeout", opt_value(argc, argv, &i, "--timeout"), 1, &x)) return 2;
+            if (mg_opt_i64_say("--timeout", mg_opt_value(argc, argv, &i, "--timeout"), 1, INT64_MAX,
+                               &x))
+                return 2;
             ro.timeout = x > 86400 ? 86400 : (int)x;
         } else if (!strncmp(argv[i], "--alg", 5)) {
-            if (!(v = opt_value(argc, argv, &i, "--alg")) || !*v) {
+            if (!(v = mg_opt_value(argc, argv, &i, "--alg")) || !*v) {
                 mg_error("--alg", "expected algorithm names");
                 return 2;
             }
             ro.algs = v;
         } else if (!strncmp(argv[i], "--repro", 7)) {
-            if (!(v = opt_value(argc, argv, &i, "--repro")) || !*v) {
+            if (!(v = mg_opt_value(argc, argv, &i, "--repro")) || !*v) {
                 mg_error("--repro", "expected a directory");
                 return 2;
             }

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "model/problems.h"
 #include "util/diag.h"
+#include "util/optval.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,24 +35,6 @@ static int bad(const char *opt, const char *what) {
     return 2;
 }
 
-static int parse_ll(const char *s, long long lo, long long hi, long long *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_d(const char *s, double lo, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= lo)) return -1;
-    *out = v;
-    return 0;
-}
-
 static void row(const char *name, const mg_model_result *r, const char *note) {
     char rounds[32];
     if (r->build_rounds)
@@ -63,7 +46,7 @@ static void row(const char *name, const mg_model_result *r, const char *note) {
 }
 
 int mg_cmd_simulate(int argc, char **argv) {
-    long long p = -1, b = 100, root = -1, seed = 1, degrade = 0;
+    int64_t p = -1, b = 100, root = -1, seed = 1, degrade = 0;
     double rho = 5.0, alpha = 1e-6, beta = 1e-9;
     int type = -1;
     for (int i = 1; i < argc; i++) {
@@ -78,21 +61,22 @@ int mg_cmd_simulate(int argc, char **argv) {
         if (!strncmp(a, "--problem", n) && n == 9) {
             if ((type = mg_problem_parse(v)) < 0) return bad(a, "unknown problem type");
         } else if (!strncmp(a, "--p", n) && n == 3) {
-            if (parse_ll(v, 1, 1 << 30, &p)) return bad(a, "expected 1 .. 2^30");
+            if (mg_opt_i64_say("--p", v, 1, 1 << 30, &p)) return 2;
         } else if (!strncmp(a, "--b", n) && n == 3) {
-            if (parse_ll(v, 0, 1LL << 40, &b)) return bad(a, "expected a block size >= 0");
+            if (mg_opt_i64_say("--b", v, 0, 1LL << 40, &b)) return 2;
         } else if (!strncmp(a, "--rho", n) && n == 5) {
-            if (parse_d(v, 1.0, &rho) || rho <= 1.0) return bad(a, "expected a factor > 1");
+            if (mg_opt_double_say("--rho", v, 1.0, 1e300, &rho)) return 2;
+            if (rho <= 1.0) return bad(a, "expected a factor > 1");
         } else if (!strncmp(a, "--alpha", n) && n == 7) {
-            if (parse_d(v, 0.0, &alpha)) return bad(a, "expected seconds >= 0");
+            if (mg_opt_double_say("--alpha", v, 0.0, 1e300, &alpha)) return 2;
         } else if (!strncmp(a, "--beta", n) && n == 6) {
-            if (parse_d(v, 0.0, &beta)) return bad(a, "expected seconds per byte >= 0");
+            if (mg_opt_double_say("--beta", v, 0.0, 1e300, &beta)) return 2;
         } else if (!strncmp(a, "--root", n) && n == 6) {
-            if (parse_ll(v, 0, (1LL << 30) - 1, &root)) return bad(a, "expected a rank");
+            if (mg_opt_i64_say("--root", v, 0, (1LL << 30) - 1, &root)) return 2;
         } else if (!strncmp(a, "--seed", n) && n == 6) {
-            if (parse_ll(v, 0, (long long)(~0ULL >> 1), &seed)) return bad(a, "expected >= 0");
+            if (mg_opt_i64_say("--seed", v, 0, INT64_MAX, &seed)) return 2;
         } else if (!strncmp(a, "--degrade", n) && n == 9) {
-            if (parse_ll(v, 0, (long long)(~0ULL >> 2), &degrade)) return bad(a, "expected bytes");
+            if (mg_opt_i64_say("--degrade", v, 0, INT64_MAX / 2, &degrade)) return 2;
         } else {
             return bad(a, "unknown option of simulate");
         }
@@ -120,7 +104,8 @@ int mg_cmd_simulate(int argc, char **argv) {
     }
     printf("mpiguide simulate: problem=%s p=%d root=%d b=%lld rho=%g seed=%lld alpha=%g s "
            "beta=%g s/byte degrade=%lld\n",
-           mg_problem_name(type), P, R, b, rho, seed, alpha, beta, degrade);
+           mg_problem_name(type), P, R, (long long)b, rho, (long long)seed, alpha, beta,
+           (long long)degrade);
     printf("blocks (4 bytes per MPI_INT): sum over non-roots %lld bytes, largest %lld, "
            "empty %lld\n",
            (long long)sum, (long long)largest, (long long)zeros);

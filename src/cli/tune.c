@@ -14,6 +14,7 @@
 #include "measure_plan.h"
 #include "check_input.h"
 #include "util/diag.h"
+#include "util/optval.h"
 #include "util/file.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -59,22 +60,13 @@ typedef struct tune_opts {
 
 /* The value of `--NAME V` or `--NAME=V` at argv[*i] (1 .. 1000); 0 when argv[*i] is not that
  * option, -1 after an error. */
+/* --launches N, --validate-launches V: 1 when argv[*i] is `name` (*i past its value), 0 when
+ * another option, -1 after a message. */
 static int count_opt(int argc, char **argv, int *i, const char *name, int *out) {
-    const char *a = argv[*i], *v;
-    size_t n = strlen(name);
-    if (!strcmp(a, name) && *i + 1 < argc)
-        v = argv[++*i];
-    else if (!strncmp(a, name, n) && a[n] == '=')
-        v = a + n + 1;
-    else
-        return 0;
-    char *end;
-    long r = strtol(v, &end, 10);
-    if (!*v || *end || r < 1 || r > 1000) {
-        mg_error(name, "expected 1..1000, got %s", v);
-        return -1;
-    }
-    *out = (int)r;
+    if (!mg_opt_is(argv[*i], name)) return 0;
+    int64_t v;
+    if (mg_opt_i64_say(name, mg_opt_value(argc, argv, i, name), 1, 1000, &v)) return -1;
+    *out = (int)v;
     return 1;
 }
 
@@ -100,14 +92,12 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
         } else if ((got = count_opt(argc, argv, &i, "--launches", &o->launches)) ||
                    (got = count_opt(argc, argv, &i, "--validate-launches", &o->validate))) {
             if (got < 0) return 2;
-        } else if (mg_flag_is(a, "--for")) {
-            int used;
-            o->record = mg_flag_value(argc, argv, i, "--for", &used);
+        } else if (mg_opt_is(a, "--for")) {
+            o->record = mg_opt_value(argc, argv, &i, "--for");
             if (!o->record || !*o->record) {
                 mg_error("--for", "missing value (the record of the application)");
                 return 2;
             }
-            i += used - 1;
         } else {
             int used = mg_plan_parse_flag(argc, argv, i, &o->plan);
             if (used)

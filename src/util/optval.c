@@ -1,5 +1,6 @@
-/* Option errors and value parsers shared by the bench and nrep option parsers. */
+/* Option values and their errors for every command-line parser (optval.h). */
 #include "optval.h"
+#include "diag.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -92,4 +93,33 @@ int mg_opt_each(mg_perr *e, const char *opt, const char *s,
         if (!c) return 0;
         p = c + 1;
     }
+}
+
+const char *mg_opt_value(int argc, char **argv, int *i, const char *name) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n)) return NULL;
+    if (argv[*i][n] == '=') return argv[*i] + n + 1;
+    if (argv[*i][n] || *i + 1 >= argc) return NULL;
+    return argv[++*i];
+}
+
+int mg_opt_is(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return !strncmp(arg, name, n) && (arg[n] == 0 || arg[n] == '=');
+}
+
+int mg_opt_i64_say(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out) {
+    char buf[600];
+    mg_perr e = {buf, sizeof buf};
+    if (!mg_opt_i64(&e, opt, s, lo, hi, 0, out)) return 0;
+    mg_error(NULL, "%s", buf);
+    return 2;
+}
+
+int mg_opt_double_say(const char *opt, const char *s, double lo, double hi, double *out) {
+    char buf[600];
+    mg_perr e = {buf, sizeof buf};
+    if (!mg_opt_double(&e, opt, s, lo, hi, out)) return 0;
+    mg_error(NULL, "%s", buf);
+    return 2;
 }
