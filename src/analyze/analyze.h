@@ -1,7 +1,6 @@
-/* Analysis of raw benchmark data (no MPI): launch merging, the thesis's comparers, the
- * pattern / monotony / split-robustness checks, tables, summary, profiles and report.html.
- * `mpiguide analyze` and `compare` call it; `check` and `tune` call mg_analyze_dirs after
- * measuring. docs/check.md describes every rule. */
+/* The options of the analysis of raw benchmark data (no MPI): comparers, tests, levels, the
+ * correction (docs/dev/interfaces.md section 7). The analysis is model.h's; reading directories
+ * and writing every output is report/report.h's. docs/check.md describes every rule. */
 #ifndef MG_ANALYZE_H
 #define MG_ANALYZE_H
 
@@ -44,21 +43,5 @@ typedef struct mg_analyze_opts {
 void mg_analyze_opts_init(mg_analyze_opts *o);
 const char *mg_comparer_dir(int comparer); /* "simple", ..., "grouped" */
 const char *mg_test_name(int test);
-
-/* Reads the raw data of dirs (OUTDIRs, launch directories or .dat files; all merged), analyses
- * it and writes tables/, summary.txt, profiles/ and report.html into o->outdir (default
- * dirs[0]). Returns the exit code of docs/dev/interfaces.md section 3: 0, 1 (no data, unwritable),
- * 3 (o->exit_code and pattern violations found). */
-int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n);
-
-/* tune: the collectives (names, malloc'd, in *names) that have a candidate profile entry with
- * fewer than `wanted` validation launches to judge it by because some were set aside as
- * disturbed (docs/check.md), so that tune can run them once more. Writes nothing. 0, or 1
- * after a message. */
-int mg_analyze_disturbed(const mg_analyze_opts *o, const char *dir, int wanted, char ***names,
-                         int *n);
-
-/* `mpiguide compare`: both directories analysed with o, printed side by side on o->out. */
-int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir_b);
 
 #endif

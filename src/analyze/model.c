@@ -3,6 +3,8 @@
 #include "catalog/catalog.h"
 #include "model.h"
 #include <math.h>
+#include <string.h>
+#include <stdio.h>
 
 const char *mg_name(const mg_analysis *a, int idx) {
     return idx >= 0 && idx < a->ds->nnames ? a->ds->names[idx] : "?";
@@ -37,4 +39,25 @@ const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const 
     const char *v = mg_dataset_file_header(a->ds, c->file, key);
     for (int l = 0; l < a->nlaunches && !v; l++) v = mg_dataset_header(a->ds, a->launches[l], key);
     return v ? v : "";
+}
+
+void mg_analyze_opts_init(mg_analyze_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->comparer = MG_COMP_GROUPED;
+    o->test = MG_TEST_RANKSUM;
+    o->alpha = 0.05;
+    o->min_gain = 0.10;
+    o->correction = MG_CORR_HOLM;
+    o->out = stdout;
+}
+
+const char *mg_comparer_dir(int c) {
+    static const char *d[] = {"simple", "absolute", "relative", "violation", "detailed", "grouped"};
+    return c >= 0 && c < MG_COMP_COUNT ? d[c] : "?";
+}
+
+const char *mg_test_name(int t) {
+    static const char *n[] = {"Welch t-test", "Wilcoxon rank-sum", "Wilcoxon-Mann-Whitney",
+                              "Kolmogorov-Smirnov"};
+    return t >= 0 && t < MG_TEST_COUNT ? n[t] : "?";
 }

@@ -1,6 +1,6 @@
 /* `mpiguide analyze OUTDIR...` (no MPI): regenerates tables, summary, profiles and report from
  * the raw data of one or more OUTDIRs (or launch directories), merging their launches. */
-#include "analyze/analyze.h"
+#include "report/report.h"
 #include "cli.h"
 #include "measure_plan.h"
 #include "util/diag.h"

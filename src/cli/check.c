@@ -3,7 +3,7 @@
  * analyses all launches in OUTDIR (docs/dev/interfaces.md section 7). Input and OUTDIR are checked
  * before anything is measured. */
 #include "outdir/outdir.h"
-#include "analyze/analyze.h"
+#include "report/report.h"
 #include "bench/bench.h"
 #include "bench/launcher.h"
 #include "cli.h"

@@ -1,6 +1,6 @@
 /* `mpiguide compare OUTDIR_A OUTDIR_B` (no MPI): two libraries or machines side by side per
  * (collective, size), with their quality scores and the agreement of their profiles. */
-#include "analyze/analyze.h"
+#include "report/report.h"
 #include "cli.h"
 #include "measure_plan.h"
 #include "util/diag.h"

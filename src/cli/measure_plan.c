@@ -16,9 +16,17 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
         if (talk) mg_error(NULL, "%s", err);
         return 2;
     }
+    int rc = mg_plan_of_input(&in, fname, quiet, talk, out, n);
+    mg_input_free(&in);
+    return rc;
+}
+
+int mg_plan_of_input(const mg_input *input, const char *fname, int quiet, int talk,
+                     mg_bench_opts **out, int *n) {
+    const mg_input in = *input;
+    char err[600];
     if (in.n == 0) {
         if (talk) mg_error(fname, "no collective listed");
-        mg_input_free(&in);
         return 2;
     }
     int lines = in.n;
@@ -67,7 +75,6 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
         }
         v[i].quiet = quiet;
     }
-    mg_input_free(&in);
     if (rc) {
         mg_check_plan_free(v, lines);
         return rc;

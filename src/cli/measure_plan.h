@@ -1,9 +1,10 @@
 /* Shared by `check` and `tune`: the plan of measurements from an input file. */
-#ifndef MG_CLI_CHECK_H
-#define MG_CLI_CHECK_H
+#ifndef MG_MEASURE_PLAN_H
+#define MG_MEASURE_PLAN_H
 
 #include "analyze/analyze.h"
 #include "bench/options.h"
+#include "check_input.h"
 #include "record/plan.h"
 
 /* Parses the input text (file name fname for messages) into one bench option set per line:
@@ -11,6 +12,9 @@
  * the same verdict; only callers with talk print errors. Returns 0, or 2 (bad input). */
 int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_bench_opts **out,
                   int *n);
+/* The same from an input file already parsed (tune reads its input once). */
+int mg_plan_of_input(const mg_input *in, const char *fname, int quiet, int talk,
+                     mg_bench_opts **out, int *n);
 void mg_check_plan_free(mg_bench_opts *v, int n);
 /* The name of input line i's raw file (without .dat), from the lines' collectives: the MPI
  * name, and NAME-K for the K-th line of the same collective (a plan from a record has one

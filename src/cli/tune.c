@@ -9,7 +9,7 @@
  * short verdict. */
 #define _GNU_SOURCE /* dladdr, realpath */
 #include "outdir/outdir.h"
-#include "analyze/analyze.h"
+#include "report/report.h"
 #include "cli.h"
 #include "measure_plan.h"
 #include "check_input.h"
@@ -235,23 +235,43 @@ static int fresh_tuned_dir(const tune_opts *o) {
     return rc;
 }
 
-/* Validation launches set aside as disturbed at an entry's size (docs/check.md) leave it with
- * fewer than V (at least 2) launches to be judged by: the input lines of those collectives run
- * once more, as launch V+1, V+2, ..., at most max(V, 2) more times in all. 0, or 1 after a
- * message. */
-static int revalidate(const tune_opts *o, const char *self, const char *lib, const mg_input *in,
-                      const int *colls) {
+/* A validation launch failed: what is there. 1. */
+static int stopped(const tune_opts *o) {
+    mg_error("tune",
+             "stopped; the analysis of the check launches and the unvalidated profiles are in %s "
+             "(summary.txt, profiles/, report.html)",
+             o->r.outdir);
+    return 1;
+}
+
+/* After the V validation launches: the analysis of everything measured decides. Validation
+ * launches set aside as disturbed at an entry's size (docs/check.md) leave it with fewer than
+ * V (at least 2) launches to be judged by: the input lines of those collectives run once more,
+ * as launch V+1, V+2, ..., at most max(V, 2) more times in all, and the data is analysed
+ * again. The last analysis, which needs no more launches, is the one written (every set of
+ * raw data is read and analysed once). Its exit code, or 1 after a message. */
+static int validated_analysis(const tune_opts *o, const char *self, const char *lib,
+                              const mg_input *in, const int *colls) {
     /* an entry needs two launches once one was set aside (validate.c), even with V = 1 */
     int want = o->validate < 2 ? 2 : o->validate;
-    for (int extra = 1; extra <= want; extra++) {
+    char *dirs[1] = {(char *)o->r.outdir};
+    mg_analyze_opts last = o->r.an;
+    last.out = NULL;
+    last.verdict = stdout;
+    for (int extra = 1;; extra++) {
+        mg_analyzed x;
+        if (mg_analyzed_load(&x, &last, dirs, 1)) return 1;
         char **names = NULL;
-        int n = 0, rc = mg_analyze_disturbed(&o->r.an, o->r.outdir, want, &names, &n);
+        int n = 0, rc = extra > want ? 0 : mg_analyzed_disturbed(&x, want, &names, &n);
+        if (!rc && !n) rc = mg_analyzed_write(&x, &last, o->r.outdir);
+        mg_analyzed_free(&x);
+        if (rc || !n) return rc;
         int k = o->validate + extra;
-        if (!rc && n && launch_dir(o, k)) {
+        if (launch_dir(o, k)) {
             mg_error(o->r.outdir, "cannot create tuned/launch-%d", k);
             rc = 1;
         }
-        for (int i = 0; i < in->n && !rc && n; i++) {
+        for (int i = 0; i < in->n && !rc; i++) {
             int again = 0; /* the canonical name, as the raw files have it */
             for (int j = 0; j < n; j++) again |= mg_coll_lookup(names[j]) == colls[i];
             if (!again) continue;
@@ -261,9 +281,8 @@ static int revalidate(const tune_opts *o, const char *self, const char *lib, con
         }
         for (int j = 0; j < n; j++) free(names[j]);
         free(names);
-        if (rc || !n) return rc;
+        if (rc) return stopped(o);
     }
-    return 0;
 }
 
 int mg_cmd_tune(int argc, char **argv) {
@@ -286,14 +305,22 @@ int mg_cmd_tune(int argc, char **argv) {
         mg_error(o.r.input, "cannot read input file: %s", strerror(errno));
         return 2;
     }
+    /* the input is read once: the plan checks every line's options before anything runs */
     mg_bench_opts *plan = NULL;
     mg_input in = {0, NULL};
     char err[600];
-    int nplan = 0, rc = mg_check_plan(text, o.r.input, o.r.quiet, 1, &plan, &nplan);
-    if (!rc) mg_input_parse(text, o.r.input, &in, err, sizeof err);
+    int nplan = 0, rc = mg_input_parse(text, o.r.input, &in, err, sizeof err);
     free(text);
+    if (rc) {
+        mg_error(NULL, "%s", err);
+        return 2;
+    }
+    rc = mg_plan_of_input(&in, o.r.input, o.r.quiet, 1, &plan, &nplan);
     mg_check_plan_free(plan, nplan);
-    if (rc) return rc;
+    if (rc) {
+        mg_input_free(&in);
+        return rc;
+    }
 
     char self[PATH_MAX], lib[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -347,19 +374,10 @@ int mg_cmd_tune(int argc, char **argv) {
                 mg_line_stem(colls, i, stem, sizeof stem);
                 rc = validate_line(&o, self, lib, &in.lines[i], k, stem) ? 1 : 0;
             }
-        if (!rc && colls) rc = revalidate(&o, self, lib, &in, colls);
+        if (rc) stopped(&o);
+        /* again with the validation: the profiles lose what did not hold */
+        if (!rc) rc = validated_analysis(&o, self, lib, &in, colls);
         free(colls);
-        if (rc)
-            mg_error("tune",
-                     "stopped; the analysis of the check launches and the unvalidated profiles "
-                     "are in %s (summary.txt, profiles/, report.html)",
-                     o.r.outdir);
-        if (!rc) { /* again with the validation: the profiles lose what did not hold */
-            mg_analyze_opts last = o.r.an;
-            last.out = NULL;
-            last.verdict = stdout;
-            rc = mg_analyze_dirs(&last, dirs, 1);
-        }
     }
     mg_input_free(&in);
     return rc;

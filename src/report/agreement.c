@@ -7,7 +7,7 @@
  * Pure. */
 #include "outdir/outdir.h"
 #include "catalog/catalog.h"
-#include "analyze/model.h"
+#include "report.h"
 #include "profile/profile.h"
 #include "util/diag.h"
 #include <stdlib.h>

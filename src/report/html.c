@@ -4,7 +4,7 @@
  * the tuned library, violations circled in red, followed by the grouped table. */
 #include "outdir/outdir.h"
 #include "util/format.h"
-#include "analyze/model.h"
+#include "report.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Entry points of the analysis: read the raw data of one or more directories, analyse, write
  * every output file, print a summary; and the side-by-side comparison of two directories. */
 #include "algid/algid.h"
-#include "analyze/analyze.h"
+#include "report.h"
 #include "catalog/catalog.h"
 #include "util/format.h"
 #include "analyze/model.h"
@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-void mg_analyze_opts_init(mg_analyze_opts *o) {
-    memset(o, 0, sizeof *o);
-    o->comparer = MG_COMP_GROUPED;
-    o->test = MG_TEST_RANKSUM;
-    o->alpha = 0.05;
-    o->min_gain = 0.10;
-    o->correction = MG_CORR_HOLM;
-    o->out = stdout;
-}
 
 /* Reads dirs into ds; 0, or -1 after printing an error. */
 static int load(mg_dataset *ds, char **dirs, int n) {
@@ -66,20 +56,25 @@ static int load_and_run(mg_dataset *ds, mg_analysis *a, char **dirs, int n,
     return 0;
 }
 
-int mg_analyze_disturbed(const mg_analyze_opts *o, const char *dir, int wanted, char ***names,
-                         int *n) {
-    mg_dataset ds;
-    mg_dataset_init(&ds);
-    mg_analysis a;
-    memset(&a, 0, sizeof a);
-    char *dirs[1] = {(char *)dir};
-    int rc = 1;
+int mg_analyzed_load(mg_analyzed *x, const mg_analyze_opts *o, char **dirs, int n) {
+    mg_dataset_init(&x->ds);
+    memset(&x->a, 0, sizeof x->a);
+    if (n >= 1 && !load_and_run(&x->ds, &x->a, dirs, n, o, "analyze")) return 0;
+    mg_analyzed_free(x);
+    return 1;
+}
+
+void mg_analyzed_free(mg_analyzed *x) {
+    mg_analysis_free(&x->a);
+    mg_dataset_free(&x->ds);
+}
+
+int mg_analyzed_disturbed(const mg_analyzed *x, int wanted, char ***names, int *n) {
+    const mg_analysis *a = &x->a;
     *names = NULL;
     *n = 0;
-    if (load_and_run(&ds, &a, dirs, 1, o, "analyze")) goto out;
-    rc = 0;
-    for (int ci = 0; ci < a.ncolls && !rc; ci++) {
-        const mg_coll_result *c = &a.colls[ci];
+    for (int ci = 0; ci < a->ncolls; ci++) {
+        const mg_coll_result *c = &a->colls[ci];
         int short_of = 0;
         for (int pi = 0; pi < c->npoints; pi++) {
             const mg_point *pt = &c->points[pi];
@@ -87,62 +82,56 @@ int mg_analyze_disturbed(const mg_analyze_opts *o, const char *dir, int wanted, 
         }
         if (!short_of) continue;
         char **v = realloc(*names, sizeof(char *) * (size_t)(*n + 1));
-        char *name = strdup(mg_name(&a, c->name));
+        char *name = strdup(mg_name(a, c->name));
         if (!v || !name) {
             free(name);
             if (v) *names = v;
             mg_error("analyze", "out of memory");
-            rc = 1;
-            break;
+            return 1;
         }
         *names = v;
         (*names)[(*n)++] = name;
     }
-out:
-    mg_analysis_free(&a);
-    mg_dataset_free(&ds);
-    return rc;
+    return 0;
 }
 
-int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
-    if (n < 1) return 2;
-    const char *outdir = o->outdir ? o->outdir : dirs[0];
-    mg_dataset ds;
-    mg_dataset_init(&ds);
-    mg_analysis a;
-    memset(&a, 0, sizeof a);
-    int rc = 1;
-    if (load_and_run(&ds, &a, dirs, n, o, "analyze") || writable_dir(outdir)) goto out;
-    if (mg_write_tables(&a, outdir) || mg_write_profiles(&a, outdir) ||
-        mg_write_report(&a, outdir) || mg_write_summary(&a, outdir, NULL))
-        goto out;
+int mg_analyzed_write(const mg_analyzed *x, const mg_analyze_opts *o, const char *outdir) {
+    const mg_analysis *a = &x->a;
+    if (writable_dir(outdir) || mg_write_tables(a, outdir) || mg_write_profiles(a, outdir) ||
+        mg_write_report(a, outdir) || mg_write_summary(a, outdir, NULL))
+        return 1;
     FILE *t = o->out;
     if (t) {
         if (o->verbose)
-            for (int ci = 0; ci < a.ncolls; ci++) {
-                fprintf(t, "== %s: comparer %d (%s) ==\n", mg_name(&a, a.colls[ci].name),
+            for (int ci = 0; ci < a->ncolls; ci++) {
+                fprintf(t, "== %s: comparer %d (%s) ==\n", mg_name(a, a->colls[ci].name),
                         o->comparer, mg_comparer_dir(o->comparer));
-                mg_print_comparer(&a, o->comparer, &a.colls[ci], t);
+                mg_print_comparer(a, o->comparer, &a->colls[ci], t);
                 fputc('\n', t);
             }
-        mg_write_summary(&a, NULL, t);
+        mg_write_summary(a, NULL, t);
         fprintf(t, "\nwritten: %s/summary.txt, %s/report.html, %s/tables/, %s/profiles/\n", outdir,
                 outdir, outdir, outdir);
     }
     if (o->verdict) {
-        if (a.ntuned) {
+        if (a->ntuned) {
             fprintf(o->verdict,
                     "\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default, "
                     "interleaved, %d launch%s:\n",
-                    outdir, a.ntuned, a.ntuned == 1 ? "" : "es");
-            mg_print_tuned(&a, o->verdict);
+                    outdir, a->ntuned, a->ntuned == 1 ? "" : "es");
+            mg_print_tuned(a, o->verdict);
         }
-        mg_print_verdict(&a, outdir, o->verdict);
+        mg_print_verdict(a, outdir, o->verdict);
     }
-    rc = o->exit_code && a.nviol_brave > 0 ? 3 : 0;
-out:
-    mg_analysis_free(&a);
-    mg_dataset_free(&ds);
+    return o->exit_code && a->nviol_brave > 0 ? 3 : 0;
+}
+
+int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
+    if (n < 1) return 2;
+    mg_analyzed x;
+    if (mg_analyzed_load(&x, o, dirs, n)) return 1;
+    int rc = mg_analyzed_write(&x, o, o->outdir ? o->outdir : dirs[0]);
+    mg_analyzed_free(&x);
     return rc;
 }
 

@@ -14,7 +14,7 @@
  * mock-up that qualified at every measured size, else the default. */
 #include "outdir/outdir.h"
 #include "util/format.h"
-#include "analyze/model.h"
+#include "report.h"
 #include "profile/profile.h"
 #include "util/diag.h"
 #include "util/sbuf.h"

@@ -3,7 +3,7 @@
  * the tuned validation and what data is missing. The terminal gets the same, shorter. */
 #include "outdir/outdir.h"
 #include "util/format.h"
-#include "analyze/model.h"
+#include "report.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <math.h>

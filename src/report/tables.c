@@ -3,24 +3,13 @@
  * numbers (bytes, seconds) for programs. Files: tables/<comparer>/<MPI_Name>.txt (.csv). */
 #include "outdir/outdir.h"
 #include "util/format.h"
-#include "analyze/model.h"
+#include "report.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-const char *mg_comparer_dir(int c) {
-    static const char *d[] = {"simple", "absolute", "relative", "violation", "detailed", "grouped"};
-    return c >= 0 && c < MG_COMP_COUNT ? d[c] : "?";
-}
-
-const char *mg_test_name(int t) {
-    static const char *n[] = {"Welch t-test", "Wilcoxon rank-sum", "Wilcoxon-Mann-Whitney",
-                              "Kolmogorov-Smirnov"};
-    return t >= 0 && t < MG_TEST_COUNT ? n[t] : "?";
-}
 
 static const char *g_fmt(char *b, size_t n, double v) {
     if (isnan(v)) return "";

@@ -2,7 +2,7 @@
  * after the validation (with the validated speed-ups), and whether the machine can give
  * trustworthy timings at all. The report shows it at the top; `tune` ends with it. Pure. */
 #include "util/format.h"
-#include "analyze/model.h"
+#include "report.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * counting on lists of entries, then end to end on synthetic raw data whose profiles agree,
  * disagree and differ in what they cover, with the line `compare` prints. */
 #include "algid/algid.h"
-#include "analyze/model.h"
+#include "report/report.h"
 #include "catalog/catalog.h"
 #include "check.h"
 #include "synth.h"

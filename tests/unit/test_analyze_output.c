@@ -4,7 +4,7 @@
  * and CSV, summary.txt, incomplete data listed, and the exit codes. */
 #include "algid/algid.h"
 #include "util/format.h"
-#include "analyze/model.h"
+#include "report/report.h"
 #include "catalog/catalog.h"
 #include "check.h"
 #include "profile/profile.h"

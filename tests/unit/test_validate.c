@@ -5,7 +5,7 @@
  * otherwise it leaves the profile, splitting a range, and the summary, tables and report say
  * "rejected by validation". Sizes without an entry are a no-regression check. */
 #include "algid/algid.h"
-#include "analyze/model.h"
+#include "report/report.h"
 #include "catalog/catalog.h"
 #include "check.h"
 #include "profile/profile.h"
