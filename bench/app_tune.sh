@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tuning real applications for themselves (issue 10): hpcc (the HPC Challenge benchmark) and
+# Tuning real applications for themselves: hpcc (the HPC Challenge benchmark) and
 # LAMMPS (its `melt` example), unmodified, as Debian ships them built against Open MPI. Each is
 # recorded under libmpiguide (MPIGUIDE_RECORD), tuned for its record (`mpiguide tune --for`),
 # recorded once more tuned (the coverage), then run without libmpiguide and tuned, interleaved,

@@ -11,7 +11,7 @@
 #              re-measurement (speed-up, or the ratio of the medians over the launches, below
 #              1/1.05; must be none)
 #
-# Targets (issue 11): Jaccard >= 0.8, precision >= 0.95, no regression. Timing-sensitive: run
+# Targets: Jaccard >= 0.8, precision >= 0.95, no regression. Timing-sensitive: run
 # it alone (flock -x /work/machine.lock on the shared machine). Every launch is bounded by
 # timeout.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The random differential test at scale (issue 12; not in CI): N random calls per MPI at each of
+# The random differential test at scale (not in CI): N random calls per MPI at each of
 # p = 2, 3, 4, split evenly over the collectives `mpiguide selftest --random` knows, each run
 # through the library's own collective, every algorithm of it and a sequential reference.
 # Prints per MPI and algorithm the cases, how many ran, declined and mismatched (summed over p),

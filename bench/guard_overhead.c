@@ -1,4 +1,4 @@
-/* What the guard costs the calls it does not sample (issue 11: at most 1.02x the direct call),
+/* What the guard costs the calls it does not sample (at most 1.02x the direct call),
  * at p = 2: alternating blocks of MPI_Allreduce(1 int) through libmpiguide in tuned mode, whose
  * profile sends it to allreduce_as_reduce_bcast, and of that mock-up called directly through
  * mpiguide_run (no interception, no guard), in one program run. Linked with the test variant

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The guard's cost on the calls it does not sample (issue 11, item 2: at most 1.02x the direct
+# The guard's cost on the calls it does not sample (at most 1.02x the direct
 # call): bench/guard_overhead.c at p = 2, intercepted tuned calls of a profile entry against the
 # same mock-up called directly, interleaved in one run; with the guard (its default) and, as the
 # reference, with MPIGUIDE_GUARD=0. The report line of the guarded run shows the entry confirmed

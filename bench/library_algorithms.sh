@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Library algorithms next to the default and the mock-ups (issue 9): one `mpiguide bench` run per
+# Library algorithms next to the default and the mock-ups: one `mpiguide bench` run per
 # (MPI, p) measures, for every intercepted collective at 8 B, 1 KiB, 64 KiB and 1 MiB, the
 # default, every library algorithm (`*_lib_*`) and every mock-up, side by side in batches of 10
 # (--interleave, on the same buffers), the sizes in shuffled order, and prints per (collective, size) the median of the default, the best library

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Interception overhead (issue 3): at p = 2, alternating blocks of MPI_Allreduce(1 int) through
+# Interception overhead: at p = 2, alternating blocks of MPI_Allreduce(1 int) through
 # libmpiguide in tuned mode -- a profile of 10,000 ranges for MPI_Allreduce at p = 2, none of
 # which holds 4 bytes, so the default runs -- and direct PMPI_Allreduce, in one program run.
 # Prints the median of each and the ratio (target: at most 1.02). A ratio, never an assertion.

@@ -1,4 +1,4 @@
-# What `cmake --install` puts where (issue 13 part 5). Everything installed carries the MPI's
+# What `cmake --install` puts where. Everything installed carries the MPI's
 # name, so the Open MPI and the MPICH build install side by side into one prefix and their
 # .debs can be installed together:
 #   <libdir>/libmpiguide-<mpi>.so.0...       soname libmpiguide-<mpi>.so.0, link libmpiguide-<mpi>.so

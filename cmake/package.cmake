@@ -1,4 +1,4 @@
-# CPack: one .deb per MPI build tree (issue 13 part 5), built with `cpack` in the tree (or the
+# CPack: one .deb per MPI build tree, built with `cpack` in the tree (or the
 # `package` target). Package mpiguide-<mpi> holds what cmake/install.cmake installs, under /usr;
 # its file names never collide with the other MPI's package.
 set(MPIGUIDE_PACKAGE_MAINTAINER "mpiguide dev <dev@mpiguide>" CACHE STRING

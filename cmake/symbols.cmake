@@ -1,4 +1,4 @@
-# The surface of libmpiguide (issue 13 part 4): it exports the intercepted MPI entry points and
+# The surface of libmpiguide: it exports the intercepted MPI entry points and
 # the public mpiguide_* API, nothing else. Included after the targets are defined.
 
 # mgpure is linked statically into libmpiguide and into the tool. Hidden, its functions are

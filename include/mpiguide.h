@@ -14,7 +14,7 @@ extern "C" {
  * file, the CMake package and the .deb (cmake/version.cmake). */
 #define MPIGUIDE_VERSION "0.1.0"
 
-/* Collectives, in the order of src/core/collectives.def (checked at compile time). */
+/* Collectives, in the order of src/catalog/collectives.def (checked at compile time). */
 enum mpiguide_collective {
     MPIGUIDE_COLL_ALLGATHER,
     MPIGUIDE_COLL_ALLGATHERV,

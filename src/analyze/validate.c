@@ -100,8 +100,8 @@ static void entries(const mg_analysis *a, const mg_coll_result *c, int *cand) {
     }
 }
 
-/* Enough validation launches left after setting disturbed ones aside: two (the issue's "at
- * least 2 fresh launches"), or all there were when none was set aside. */
+/* Enough validation launches left after setting disturbed ones aside: two (at least two fresh
+ * launches judge an entry, docs/check.md), or all there were when none was set aside. */
 static int enough(const mg_point *pt) {
     return pt->val_expected > 0 && (pt->val_set_aside == 0 || pt->val_launches >= 2);
 }

@@ -2,7 +2,7 @@
  * measurements. table.c turns the options into measurements (per problem type, b and side:
  * the regular collective on padded blocks, the padding guideline, the library's v-collective,
  * TUW), run.c measures them with its usual loop and hands each result back here, and rank 0
- * prints the tables at the end through mg_irr_table_print (src/pure/problems_table.h). */
+ * prints the tables at the end through mg_irr_table_print (src/model/problems_table.h). */
 #ifndef MG_BENCH_TABLE_H
 #define MG_BENCH_TABLE_H
 

@@ -79,7 +79,7 @@ mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
         e->dtype[c] = 0;
         e->dop[c] = 0;
         e->dcount[c] = 0;
-        e->plan[c].alg = -1;
+        e->shape[c].alg = -1;
     }
     e->nodes = e->ppn = 0;
     if (mg_acct_on && !inter) mg_record_layout(comm, e);

@@ -42,12 +42,12 @@ int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc) {
     return 0;
 }
 
-/* The plan memo's key of the call (mg_plan); 0 when the call cannot have one: a collective
+/* The shape memo's key of the call (mg_shape_memo); 0 when the call cannot have one: a collective
  * whose memo key does not fix its shape (sizes from count vectors), a significant datatype or the
  * op not predefined. A datatype is significant where MPI reads it on this rank: the send side
  * unless MPI_IN_PLACE replaces it or this rank is not Scatter's root, the receive side unless this
  * rank is not the root of Gather or Reduce or is Scatter's root with MPI_IN_PLACE. */
-static int plan_key(int coll, const mg_args *a, const mg_centry *e, mg_plan *k) {
+static int shape_key(int coll, const mg_args *a, const mg_centry *e, mg_shape_memo *k) {
     uintptr_t tk, ok;
     int cnt, ts, idx;
     if (!mg_memo_fixes_shape(coll) || !mg_memo_key(coll, a, e->rank, e->p, &tk, &cnt, &ok))
@@ -70,7 +70,7 @@ static int plan_key(int coll, const mg_args *a, const mg_centry *e, mg_plan *k) 
     return !k->op || mg_ocache_get(a->op, &idx) != MG_OPC_USER;
 }
 
-static int plan_same(const mg_plan *m, const mg_plan *k, int alg) {
+static int shape_same(const mg_shape_memo *m, const mg_shape_memo *k, int alg) {
     return m->alg == alg && m->stype == k->stype && m->rtype == k->rtype && m->op == k->op &&
            m->scount == k->scount && m->rcount == k->rcount && m->root == k->root &&
            m->inplace == k->inplace;
@@ -78,12 +78,12 @@ static int plan_same(const mg_plan *m, const mg_plan *k, int alg) {
 
 /* The memo slot of (communicator, collective) for this call, with the call's key in *k; NULL
  * without one (threads: no cache; a communicator's own scratch must be reserved per call). */
-static mg_plan *plan_slot(int coll, const mg_args *a, mg_plan *k) {
+static mg_shape_memo *shape_slot(int coll, const mg_args *a, mg_shape_memo *k) {
     if (mg_threads || mg_pool.thread_multiple) return NULL;
     uintptr_t key = mg_hbits(&a->comm, sizeof a->comm);
     mg_centry *e = &mg_ccache[mg_hslot(key, 6)];
-    if (e->key != key || !key || e->flags || !plan_key(coll, a, e, k)) return NULL;
-    return &e->plan[coll];
+    if (e->key != key || !key || e->flags || !shape_key(coll, a, e, k)) return NULL;
+    return &e->shape[coll];
 }
 
 /* The counter of a fallback: why the plan (or a library algorithm's set-up) sent the call to
@@ -109,15 +109,15 @@ static int fallback_counter(int o, unsigned declined) {
  * dispatcher's plan, the tuned-mode rule for user-defined ops, then the guard, MPIGUIDE_VERIFY
  * or the algorithm itself, each counted; on a fallback, a repair of a known defect of the
  * default or the default. A call that repeats the last plan of this algorithm on the
- * communicator (mg_plan) takes that plan. */
+ * communicator (mg_shape_memo) takes that plan. */
 int mg_intercept_alg(int coll, int alg, int tuned, const mg_args *a, int64_t msize, int *rc) {
     int o, ran = 1;
     mg_shape plan;
     const mg_shape *s = &plan;
     unsigned declined = 0;
-    int err = MPI_SUCCESS, lib = mg_dispatch_kind(alg) == MPIGUIDE_KIND_LIBRARY;
-    mg_plan key, *memo = plan_slot(coll, a, &key);
-    if (memo && plan_same(memo, &key, alg)) {
+    int err = MPI_SUCCESS, lib = alg >= mg_nalgs; /* ids after the registry's rows */
+    mg_shape_memo key, *memo = shape_slot(coll, a, &key);
+    if (memo && shape_same(memo, &key, alg)) {
         s = &memo->s;
         o = MPIGUIDE_RAN_MOCKUP;
     } else {

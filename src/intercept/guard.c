@@ -138,7 +138,7 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
                              : mg_dispatch_complete(alg, a, sh, &ran);
     }
     double t = PMPI_Wtime() - t0;
-    int lib = mg_dispatch_kind(alg) == MPIGUIDE_KIND_LIBRARY;
+    int lib = alg >= mg_nalgs; /* ids after the registry's rows */
     mg_count(s->coll, act == MG_GUARD_TIME_DEFAULT ? MG_N_GUARD
                       : !lib                       ? MG_N_MOCKUP
                       : ran == 1                   ? MG_N_LIBRARY

@@ -129,13 +129,13 @@ extern int mg_report_on;
  * arguments (datatype handles, counts, op, root, which buffers are MPI_IN_PLACE) repeat it, with
  * every significant datatype and the op predefined (never freed, so a handle always means the
  * same layout), would get the same plan, so it runs without the planning queries. */
-typedef struct mg_plan {
+typedef struct mg_shape_memo {
     uintptr_t stype, rtype, op;
     int32_t scount, rcount, root;
     int32_t alg; /* the mock-up; -1: empty */
     uint32_t inplace;
     mg_shape s;
-} mg_plan;
+} mg_shape_memo;
 
 typedef struct mg_centry {
     uintptr_t key; /* handle bits; 0 = empty */
@@ -152,7 +152,7 @@ typedef struct mg_centry {
     uintptr_t dop[MPIGUIDE_COLL_COUNT];
     int32_t dcount[MPIGUIDE_COLL_COUNT];
     int32_t nodes, ppn; /* the communicator's layout, only while accounting (record.c) */
-    mg_plan plan[MPIGUIDE_COLL_COUNT];
+    mg_shape_memo shape[MPIGUIDE_COLL_COUNT];
 } mg_centry;
 
 #define MG_CC_SLOTS 64
@@ -357,7 +357,7 @@ static inline __attribute__((always_inline)) int mg_memo_key_of(int coll, const 
  * constant (every call on the communicator is decided alike). 0 when the call has none. coll is
  * a constant: this folds. A memo hit only ever runs the library's own collective (which reports
  * erroneous arguments itself), so a key needs to fix the decision, not the call's shape (that
- * is the plan memo's, decide.c plan_key). */
+ * is the shape memo's, decide.c shape_key). */
 static inline __attribute__((always_inline)) int
 mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt, uintptr_t *ok) {
     if (mg_coll_is_v(coll)) {
@@ -371,7 +371,7 @@ mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt
 }
 
 /* Does the memo key fix the call's shape on this rank too (its scalar arguments), so that a
- * mock-up's plan may be repeated (decide.c, mg_plan)? Not where the size comes from a count
+ * mock-up's plan may be repeated (decide.c, mg_shape_memo)? Not where the size comes from a count
  * vector, whose entries the key does not hold. coll is a constant: this folds. */
 static inline int mg_memo_fixes_shape(int coll) {
     return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# report.html in a real browser (issue 11, item 6): headless Chromium renders the report of a
+# report.html in a real browser: headless Chromium renders the report of a
 # synthetic OUTDIR (check launches, validation launches with a kept and a rejected entry, an
 # oversubscribed header) and a page-side check fails on a JavaScript error, a collective
 # section without its chart, a chart with nothing drawn, an empty table, or a verdict that is

@@ -1,4 +1,4 @@
-# Checks the dynamic symbol table of libmpiguide (issue 13 part 4), in script mode:
+# Checks the dynamic symbol table of libmpiguide, in script mode:
 #   cmake -DNM=nm -DLIB=libmpiguide-<mpi>.so -DHEADER=include/mpiguide.h -P exports.cmake
 # Every defined dynamic symbol must be a function that is an MPI entry point in one of the
 # binding's spellings (MPI_Allreduce, MPI_Allreduce_c, MPI_ALLREDUCE, mpi_allreduce_,

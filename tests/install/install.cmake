@@ -1,4 +1,4 @@
-# Tests of what a build exports and installs (issue 13 parts 4 and 5). Included by
+# Tests of what a build exports and installs. Included by
 # tests/CMakeLists.txt.
 
 # The dynamic symbols of libmpiguide: MPI entry points and mpiguide_* only.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The package test of one build tree (issue 13 part 5; CTest install.package, label `package`):
+# The package test of one build tree (CTest install.package, label `package`):
 # builds the .deb with CPack, checks its name, version, dependencies and file names, unpacks it
 # into a scratch root, then builds and runs a small program against the unpacked package with
 # pkg-config and with find_package, and runs the packaged tool.

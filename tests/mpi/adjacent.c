@@ -6,7 +6,7 @@
  * intercepted reduction and data-movement collective runs with the receive buffer right
  * before the send buffer and right after it, at small counts where some ranks' blocks are
  * empty and sit at the boundary. Results are checked against values computed locally; prints
- * "adjacent: N passed, M failed". Run it under forced mode (tests/mpi/adjacent.cmake). */
+ * "adjacent: N passed, M failed". Run it under forced mode (tests/mpi/intercept_adjacent.cmake). */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>

@@ -148,7 +148,7 @@ if(CASE STREQUAL "rows")
     fail("launcher=${v} under MPICH's mpiexec")
   endif()
   expect_header(raw.dat nprocs ${NP})
-  # more ranks than cores is said once in the header (issue 11, item 4)
+  # more ranks than cores is said once in the header
   execute_process(COMMAND nproc OUTPUT_VARIABLE cores OUTPUT_STRIP_TRAILING_WHITESPACE)
   header_value(raw.dat oversubscribed v)
   if(NP GREATER cores)
@@ -475,7 +475,7 @@ elseif(CASE STREQUAL "nrep")
   endforeach()
   # the time budget of one prediction: a rule that cannot hold (RSE below 1e-9) with a maximum
   # of 10^7 observations would run for minutes; the budget ends each prediction, the rows hold
-  # the observations made and a warning names every cut prediction (issue 11, item 7)
+  # the observations made and a warning names every cut prediction
   header_value(pred.txt rt_bench_time_ms b)
   if(NOT b STREQUAL "5000")
     fail("pred.txt: default budget rt_bench_time_ms=${b}, expected 5000")

@@ -1,4 +1,4 @@
-# Interception tests (issue 3): libmpiguide LD_PRELOADed into C and Fortran programs built
+# Interception tests: libmpiguide LD_PRELOADed into C and Fortran programs built
 # without any link to it, forced and tuned selection seen in the report, ranks with different
 # environments, every kind of bad input, MPI_Init(NULL, NULL), MPI_THREAD_MULTIPLE,
 # MPIGUIDE_OFF, MPIGUIDE_VERIFY, the communicator opt-out, and a linked program counting its

@@ -1,4 +1,4 @@
-# Send and receive buffers that are neighbours in one array (issue 12: a mock-up once handed
+# Send and receive buffers that are neighbours in one array (a mock-up once handed
 # MPICH an empty receive block whose address was the send buffer's, and MPICH aborts on aliased
 # pointers whatever the count). tests/mpi/adjacent.c knows nothing of mpiguide and is preloaded
 # with every mock-up in turn: round r forces the r-th mock-up of each collective that has one,

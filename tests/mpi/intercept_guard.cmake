@@ -1,4 +1,4 @@
-# The in-application guard (issue 11, item 2; docs/interception.md "The guard"), on the test
+# The in-application guard (docs/interception.md "The guard"), on the test
 # variant of the library (MPIGUIDE_TEST_ALGORITHMS): a profile entry made deliberately wrong
 # (MPIGUIDE_TEST_SLOW_ALG makes allreduce_as_reduce_bcast 200 us slower) is switched off on
 # every rank at the same call, the run completes with correct results and the report says so;

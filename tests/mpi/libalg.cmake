@@ -1,4 +1,4 @@
-# Library algorithms (issue 9, src/libalg/): discovery under the launcher, the discovered names
+# Library algorithms (src/libalg/): discovery under the launcher, the discovered names
 # against the library's own parsing of them, forced and tuned selection, every kind of bad input,
 # the agreed fallback when a shadow communicator cannot be created, MPIGUIDE_VERIFY, bench, the
 # selftest, the library's default unchanged by libmpiguide's Open MPI setting, and `mpiguide
@@ -12,7 +12,7 @@ target_link_libraries(libalg_read PRIVATE MPI::MPI_C)
 
 set(LA_CLI $<TARGET_FILE:mpiguide_cli>)
 if(MPIGUIDE_MPI STREQUAL "openmpi")
-  set(LA_MIN_ALLREDUCE 5) # the issue's acceptance: at least 5 for MPI_Allreduce on Open MPI
+  set(LA_MIN_ALLREDUCE 5) # at least 5 for MPI_Allreduce on Open MPI (Open MPI 4.1 has 6 or 7)
   set(LA_ALLREDUCE allreduce_lib_ring)
   set(LA_ALLREDUCE2 allreduce_lib_basic_linear)
   set(LA_FORCE_ALL

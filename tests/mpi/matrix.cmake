@@ -1,4 +1,4 @@
-# The correctness matrix (issue 2): every non-default algorithm against the library's own
+# The correctness matrix: every non-default algorithm against the library's own
 # collective on its pairwise case list, at every np of MG_MATRIX_NPS. One test per algorithm and
 # np (mpi.matrix.<algorithm>.np<N>), so a deadlocking algorithm cannot hide the others' results;
 # each prints its case count, how many cases the mock-up itself ran, and names failing cases.

@@ -1,4 +1,4 @@
-/* The plan memo of the interception (src/intercept/decide.c, mg_plan): a call that repeats the
+/* The shape memo of the interception (src/intercept/decide.c, mg_shape_memo): a call that repeats the
  * scalar arguments of the last mock-up call on its communicator reuses that call's plan. Calls
  * that differ from the memo only in what the key holds must not reuse it; this program mixes
  * them on one communicator and checks every result. Preloaded with libmpiguide in forced mode

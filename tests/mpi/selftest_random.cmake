@@ -1,4 +1,4 @@
-# The random differential test in CI (issue 12, docs/defects.md): a fixed-seed run of
+# The random differential test in CI (docs/defects.md): a fixed-seed run of
 # `mpiguide selftest --random` at p = 3 over every collective fails on any mock-up defect, new
 # library defect, unexplained mismatch or error (its exit code), and must say so in its summary.
 # 1,000 calls per collective (12,000 calls) on both MPIs. MPICH busy-polls with 3 ranks on 2

@@ -1,4 +1,4 @@
-# ThreadSanitizer over MPI_THREAD_MULTIPLE (issue 12): a separate small tree (build/<mpi>/tsan)
+# ThreadSanitizer over MPI_THREAD_MULTIPLE: a separate small tree (build/<mpi>/tsan)
 # with -DMPIGUIDE_TSAN=ON builds only libmpiguide and intercept_threads_linked, and
 # tests/tsan/run.sh runs the 4-thread test forced and tuned; any report but those of the MPI's
 # own code (tests/tsan/tsan.supp) fails. About 30 s, most of it building. Label `tsan`.

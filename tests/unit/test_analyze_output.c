@@ -118,7 +118,7 @@ static char *read_out(const char *dir, const char *rel) {
     return synth_slurp(path);
 }
 
-/* The library's own parser (src/pure/profile.c) must accept what the writer wrote. */
+/* The library's own parser (src/profile/parse.c) must accept what the writer wrote. */
 static void parses(const char *text, const char *what, int nranges, long long probe,
                    const char *expect) {
     mg_profile prof;

@@ -1,7 +1,7 @@
 /* The guard's rule (src/model/guard_rule.c) without MPI: which calls are sampled and in
  * which order, what a window of samples decides (off, confirmed, unchanged), that the default's
  * share shrinks for a confirmed entry, and the speed-up's interval. The MPI side is
- * tests/mpi/guard.cmake. */
+ * tests/mpi/intercept_guard.cmake. */
 #include "check.h"
 #include "model/guard_rule.h"
 #include <math.h>
