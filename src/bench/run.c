@@ -6,7 +6,7 @@
 #include "bench.h"
 #include "harness.h"
 #include "rawdata/scan.h"
-#include "summary.h"
+#include "measurement_summary.h"
 #include "model/problems.h"
 #include "runstate.h"
 #include "table.h"

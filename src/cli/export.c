@@ -1,13 +1,13 @@
 /* `mpiguide export --format=ompi-rules|mpich-json PROFILES -o FILE`: writes the entries of
  * tuned-mode profiles that select library algorithms into the MPI library's own tuning file
- * (src/export/export.h), so a user applies them without preloading anything; entries that
+ * (src/export/tuning_files.h), so a user applies them without preloading anything; entries that
  * select mock-ups are listed as not expressible. No MPI_Init: the algorithms' values come from
  * the library through MPI_T, MPICH's base selection from the library file itself. Each build
  * writes its own MPI's format. docs/library-algorithms.md. */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "catalog/catalog.h"
-#include "export/export.h"
+#include "export/tuning_files.h"
 #include "libalg/libalg.h"
 #include "profile/profile.h"
 #include "util/diag.h"

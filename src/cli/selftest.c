@@ -5,7 +5,7 @@
  * test of src/selftest/ (run.h). */
 #include "bench/launcher.h"
 #include "cli.h"
-#include "selftest/run.h"
+#include "selftest/random_mpi.h"
 #include "util/diag.h"
 #include "util/optval.h"
 #include <errno.h>

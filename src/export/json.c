@@ -1,7 +1,7 @@
 /* A small JSON scanner for MPICH's collective-selection files: validates a text and lists the
  * members (key, value span) of an object, without building a tree, so the MPICH writer can copy
  * subtrees verbatim. Nothing in the input is trusted (depth, lengths, escapes). Pure. */
-#include "export.h"
+#include "tuning_files.h"
 #include <string.h>
 
 #define MAX_DEPTH 200

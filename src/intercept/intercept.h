@@ -125,7 +125,7 @@ extern int mg_report_on;
 #define MG_COMM_OFF   1u /* info key mpiguide_off=true */
 #define MG_COMM_INTER 2u
 
-/* The last mock-up plan of one collective on a communicator (decide.c): a call whose scalar
+/* The last mock-up plan of one collective on a communicator (general_path.c): a call whose scalar
  * arguments (datatype handles, counts, op, root, which buffers are MPI_IN_PLACE) repeat it, with
  * every significant datatype and the op predefined (never freed, so a handle always means the
  * same layout), would get the same plan, so it runs without the planning queries. */
@@ -313,7 +313,7 @@ static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, 
 
 /* The library's own collective is due (selected, or a fallback): on a known defect of the running
  * MPI it is counted and, with MPIGUIDE_REPAIR=1, the entry's first repair that accepts the call
- * runs instead (1, with *rc). decide.c. */
+ * runs instead (1, with *rc). general_path.c. */
 int mg_intercept_repair(int coll, const mg_args *a, int64_t msize, int *rc);
 /* A mock-up or a library algorithm was selected: the dispatcher's plan, then the algorithm
  * (through the guard or MPIGUIDE_VERIFY where they apply) or a counted fallback. Returns 1 with
@@ -357,7 +357,7 @@ static inline __attribute__((always_inline)) int mg_memo_key_of(int coll, const 
  * constant (every call on the communicator is decided alike). 0 when the call has none. coll is
  * a constant: this folds. A memo hit only ever runs the library's own collective (which reports
  * erroneous arguments itself), so a key needs to fix the decision, not the call's shape (that
- * is the shape memo's, decide.c shape_key). */
+ * is the shape memo's, general_path.c shape_key). */
 static inline __attribute__((always_inline)) int
 mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt, uintptr_t *ok) {
     if (mg_coll_is_v(coll)) {
@@ -371,8 +371,8 @@ mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt
 }
 
 /* Does the memo key fix the call's shape on this rank too (its scalar arguments), so that a
- * mock-up's plan may be repeated (decide.c, mg_shape_memo)? Not where the size comes from a count
- * vector, whose entries the key does not hold. coll is a constant: this folds. */
+ * mock-up's plan may be repeated (general_path.c, mg_shape_memo)? Not where the size comes from a
+ * count vector, whose entries the key does not hold. coll is a constant: this folds. */
 static inline int mg_memo_fixes_shape(int coll) {
     return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER;
 }

@@ -8,7 +8,7 @@
 
 #include "algid/algid.h"
 #include "mpiguide.h"
-#include "util/export.h"
+#include "util/visibility.h"
 #include <stddef.h>
 #include <stdint.h>
 

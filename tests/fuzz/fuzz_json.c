@@ -3,7 +3,7 @@
  * no "collective=bcast" (the writer refuses it with a reason) or the writer's output is valid
  * JSON again. Replayed on the committed corpus by the unit test test_fuzz_corpus. */
 #include "catalog/catalog.h"
-#include "export/export.h"
+#include "export/tuning_files.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

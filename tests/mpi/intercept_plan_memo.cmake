@@ -1,4 +1,4 @@
-# The interception's memos. The shape memo (src/intercept/decide.c, mg_shape_memo): calls that repeat a
+# The interception's memos. The shape memo (src/intercept/general_path.c, mg_shape_memo): calls that repeat a
 # mock-up call's scalar arguments on a communicator reuse its plan; calls that differ in
 # MPI_IN_PLACE, datatype, root or communicator must not. tests/mpi/plan_memo.c mixes them on one
 # communicator and checks every result. The pool is too small for the in-place plan of

@@ -133,7 +133,7 @@ static void note(char *why, size_t len, const char *fmt, ...) {
 }
 
 /* The error class's text: MPICH 4.0.2 can write past MPI_MAX_ERROR_STRING for a code with a long
- * error stack (src/selftest/run.c). */
+ * error stack (src/selftest/random_mpi.c). */
 static const char *errstr(int rc) {
     static char s[MPI_MAX_ERROR_STRING];
     int len = 0, cls = rc;

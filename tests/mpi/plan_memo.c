@@ -1,7 +1,7 @@
-/* The shape memo of the interception (src/intercept/decide.c, mg_shape_memo): a call that repeats the
- * scalar arguments of the last mock-up call on its communicator reuses that call's plan. Calls
- * that differ from the memo only in what the key holds must not reuse it; this program mixes
- * them on one communicator and checks every result. Preloaded with libmpiguide in forced mode
+/* The shape memo of the interception (src/intercept/general_path.c, mg_shape_memo): a call that
+ * repeats the scalar arguments of the last mock-up call on its communicator reuses that call's
+ * plan. Calls that differ from the memo only in what the key holds must not reuse it; this program
+ * mixes them on one communicator and checks every result. Preloaded with libmpiguide in forced mode
  * (tests/mpi/intercept_plan_memo.cmake); plain MPI otherwise.
  *   - MPI_Allreduce of N ints, alternately with and without MPI_IN_PLACE: the in-place plan of
  *     allreduce_as_reducescatter_allgatherv needs scratch the small pool of the test's config

@@ -1,7 +1,7 @@
 /* Summary statistics of `bench --summary` and the distribution-free interval of the median,
  * against values computed by hand (and R: binom.test-style order statistics). */
 #include "check.h"
-#include "bench/summary.h"
+#include "bench/measurement_summary.h"
 #include <math.h>
 
 static int close_to(double a, double b) {

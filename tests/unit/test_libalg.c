@@ -3,7 +3,7 @@
  * profiles that name library algorithms, the JSON scanner and the two export writers. */
 #include "catalog/catalog.h"
 #include "check.h"
-#include "export/export.h"
+#include "export/tuning_files.h"
 #include "libalg/libalg.h"
 #include "profile/profile.h"
 #include <stdint.h>

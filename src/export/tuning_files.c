@@ -3,7 +3,7 @@
  * turn mpiguide's message size (one rank's block for the rooted and the all-to-all collectives,
  * docs/dev/interfaces.md section 1) into it, and sizes between the profile's ranges keep the
  * library's own decision, so the exported file selects exactly what the profile selects. */
-#include "export.h"
+#include "tuning_files.h"
 #include "catalog/catalog.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * classified (library defect, known or new; mock-up defect; unexplained) and counted per
  * algorithm, and reproducers written for new findings. Plumbing uses PMPI_ only. */
 #define _GNU_SOURCE /* dladdr: where libmpiguide was loaded from, for reproducers */
-#include "run.h"
+#include "random_mpi.h"
 #include "catalog/catalog.h"
 #include "defects/defects.h"
 #include "repro.h"
@@ -135,7 +135,7 @@ static void user_noncomm(void *in, void *inout, int *len, MPI_Datatype *t) {
 
 static MPI_Op op_of(int op) {
     static const MPI_Op predef[] = {
-        /* ops.def's rows in order: the drawn ones come first */
+    /* ops.def's rows in order: the drawn ones come first */
 #define MG_OPDEF(N, ...) N,
 #include "catalog/ops.def"
 #undef MG_OPDEF

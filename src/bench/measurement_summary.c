@@ -1,5 +1,5 @@
 /* Summary statistics of one measurement and the order-statistic interval of its median. */
-#include "summary.h"
+#include "measurement_summary.h"
 #include <math.h>
 #include <stdlib.h>
 
