@@ -129,6 +129,10 @@ typedef struct mg_analysis {
     double val_gain_speedup;     /* its median over the launches: 1 / (1 - min_gain) or more */
     /* the machine (raw headers of any launch, #@oversubscribed=) */
     int oversub, oversub_ranks, oversub_cores, busy_poll;
+    /* other processes shared the cores in some launch (#@busy=, the most switches per second
+     * and the smallest share of a core of a rank over such launches) */
+    int busy;
+    double busy_switches, busy_share;
     char **missing; /* incomplete data, one line each */
     int nmissing, capmissing;
     char **disturbed; /* launches set aside at a size (disturbed.c), one line each */
@@ -199,7 +203,7 @@ double mg_an_median_of(double *v, int n); /* reorders v; NaN for n = 0 */
 typedef struct mg_verdict {
     char violations[256]; /* violations found, quality score */
     char entries[512];    /* profile entries kept / rejected, validated speed-ups */
-    char machine[256];    /* "timings are not trustworthy: ..." or empty */
+    char machine[400];    /* "timings are not trustworthy: ..." or empty */
     char drift[256];      /* "timings drift between launches: ..." or empty */
 } mg_verdict;
 /* The verdict says timings drift when the default's per-launch medians at a size differ by at
@@ -214,6 +218,9 @@ int mg_an_drift(const mg_analysis *a, double *median, double *max);
  * size has the default in two launches. */
 double mg_drift_text(const mg_analysis *a, char *buf, size_t n);
 void mg_verdict_of(const mg_analysis *a, mg_verdict *v);
+/* Whether the timings are not trustworthy (oversubscribed or busy), and why (the text of the
+ * summary's machine line and the verdict). */
+int mg_untrusted(const mg_analysis *a);
 const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n);
 /* The verdict on f, with where the report is when outdir is not NULL. */
 void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f);

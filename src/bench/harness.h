@@ -22,6 +22,20 @@ typedef struct mg_machine {
 /* Collective over comm. Returns an MPI error code. */
 int mg_machine_probe(MPI_Comm comm, mg_machine *m);
 
+/* Other processes sharing the cores (issue 26): a rank switched out of its core while it runs
+ * (involuntary context switches: preempted, or its yield taken) at least this often per second
+ * of a run measured the scheduler as much as the collectives. Quiet, a busy-polling rank is
+ * switched out a few times a second at most; beside a busy process per core, 25-160 times. */
+#define MG_BUSY_SWITCHES_PER_S 20.0
+typedef struct mg_busy {
+    double wall, cpu; /* at the start of the run */
+    long switches;
+} mg_busy;
+void mg_busy_begin(mg_busy *b);
+/* Collective over comm: the most involuntary context switches per second on one rank since
+ * mg_busy_begin, and the smallest share of a core one got, on every rank. */
+int mg_busy_end(MPI_Comm comm, const mg_busy *b, double *per_s, double *share);
+
 /* ---- harness: communicators, clock, synchronisation ---- */
 /* What went wrong with the clocks since rank 0 last wrote it to the raw file (`#@clock_sync`
  * lines, docs/benchmark.md "Clock synchronisation"); the same on every rank. */

@@ -340,6 +340,31 @@ out:
     return rc;
 }
 
+/* Collective, after the run: whether other processes shared the cores (mg_busy_end). Then the
+ * raw file ends with `#@busy=1`, `#@busy_switches_per_s=N`, `#@busy_cpu_share=S` (the analysis
+ * says the timings are not trustworthy) and rank 0 warns unless --quiet. */
+static void say_busy(runstate *rs, const mg_busy *b) {
+    double per_s, share;
+    /* oversubscribed (the header says so), the ranks switch each other out: nothing to add */
+    if (rs->h.machine.any_over) return;
+    if (mg_busy_end(rs->h.hcomm, b, &per_s, &share) != MPI_SUCCESS ||
+        per_s < MG_BUSY_SWITCHES_PER_S || rs->h.rank != 0)
+        return;
+    char text[160];
+    snprintf(text, sizeof text, "#@busy=1\n#@busy_switches_per_s=%.0f\n#@busy_cpu_share=%.2f\n",
+             per_s, share);
+    if (rs->write_raw && mg_raw_write_text(&rs->w, text)) {
+        mg_say(0, 1, rs->o->output_file ? rs->o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
+    if (rs->o->quiet) return;
+    mg_progress_clear(&rs->pr);
+    mg_say(0, 0, "bench",
+           "other processes shared the cores: a rank was switched out of its core %.0f times a "
+           "second and got %.0f%% of one; timings are not trustworthy",
+           per_s, 100 * share);
+}
+
 /* glibc maps a block of 128 KiB and more with mmap and unmaps it at free, until the first free
  * of such a block raises that threshold to the block's size (and the heap's trim threshold to
  * twice that). An MPI that allocates a temporary buffer per call (Open MPI 4.1's butterfly
@@ -433,6 +458,9 @@ static int bench_run(const mg_bench_opts *o) {
         free(rs.rotate);
         return 1;
     }
+
+    mg_busy busy;
+    mg_busy_begin(&busy);
 
     /* rank 0 owns --output-file for the whole run (mg_raw_lock) */
     int lock_fd = -1, created = 0;
@@ -548,6 +576,7 @@ static int bench_run(const mg_bench_opts *o) {
     free(gsizes);
     mg_progress_end(&rs.pr);
     if (!st && rs.table && rank == 0) mg_irrtab_print(rs.table, stdout);
+    if (!st) say_busy(&rs, &busy);
     if (!st) st = rs.exit;
     PMPI_Allreduce(MPI_IN_PLACE, &st, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 finish_order:
