@@ -33,6 +33,8 @@
     "interleaved; an entry is kept only when significantly faster in every one of them.\n"         \
     "A launch whose default runs over 3x its check median at an entry's size is set aside\n"       \
     "as disturbed and that collective's lines run once more (at most max(V, 2) more).\n"           \
+    "A launch whose measurements make no progress for 300 s (MPIGUIDE_WATCHDOG=S, which\n"         \
+    "the launches inherit; --watchdog on an input line) stops; tune names it and why.\n"           \
     "Candidates are the mock-ups and the MPI's own algorithms (*_lib_*); export the\n"             \
     "library-algorithm part with `mpiguide export` (docs/library-algorithms.md).\n"                \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
