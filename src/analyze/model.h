@@ -129,6 +129,10 @@ typedef struct mg_analysis {
     double val_gain_speedup;     /* its median over the launches: 1 / (1 - min_gain) or more */
     /* the machine (raw headers of any launch, #@oversubscribed=) */
     int oversub, oversub_ranks, oversub_cores, busy_poll;
+    /* other processes shared the cores in some launch (#@busy=, the most switches per second
+     * and the smallest share of a core of a rank over such launches) */
+    int busy;
+    double busy_switches, busy_share;
     char **missing; /* incomplete data, one line each */
     int nmissing, capmissing;
     char **disturbed; /* launches set aside at a size (disturbed.c), one line each */

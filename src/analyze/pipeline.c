@@ -90,6 +90,18 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o) {
         a->busy_poll |= b && atoi(b) > 0;
     }
 
+    /* other processes on the cores in any launch: every timing of it is suspect too */
+    for (int l = 0; l < ds->nlaunches; l++) {
+        const char *v = mg_dataset_header(ds, l, "busy");
+        if (!v || atoi(v) <= 0) continue;
+        const char *r = mg_dataset_header(ds, l, "busy_switches_per_s"),
+                   *c = mg_dataset_header(ds, l, "busy_cpu_share");
+        double rate = r ? atof(r) : 0.0, share = c ? atof(c) : 1.0;
+        if (!a->busy || rate > a->busy_switches) a->busy_switches = rate;
+        if (!a->busy || share < a->busy_share) a->busy_share = share;
+        a->busy = 1;
+    }
+
     /* MPI_Barrier: the synchronisation noise the barrier warning compares against */
     int barrier_name = mg_dataset_find_name(ds, "MPI_Barrier");
     int def = mg_dataset_find_name(ds, "default");

@@ -235,7 +235,9 @@ const char *mg_val_verdict(const mg_analysis *a, const mg_point *pt, char *buf, 
             snprintf(buf, n, "no entry");
         else if (pt->val_speedup < NOENTRY_SLOW)
             snprintf(buf, n, "no entry: %.0f%% slower%s", 100 * (1 - pt->val_speedup),
-                     a->oversub ? " (oversubscribed: noise)" : "");
+                     a->oversub ? " (oversubscribed: noise)"
+                     : a->busy  ? " (busy machine: noise)"
+                                : "");
         else
             snprintf(buf, n, "no entry: no regression");
         break;

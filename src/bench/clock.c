@@ -4,6 +4,8 @@
  * every rank maps its clock to rank 0's. Also the dissemination barrier and the harness set-up. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "watchdog.h"
+#include <stdio.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -51,11 +53,12 @@ static int serve(MPI_Comm comm, int client, int n, int yield) {
 static int learn(MPI_Comm comm, int ref, int fitpoints, int exchanges, int yield,
                  mg_clock_fit *fit) {
     int rc = MPI_SUCCESS;
-    double *buf = malloc(sizeof(double) * (size_t)(3 * exchanges + 2 * fitpoints));
+    double *buf = malloc(sizeof(double) * (size_t)(3 * exchanges + 3 * fitpoints));
     if (!buf) return MPI_ERR_NO_MEM;
     double *t1 = buf, *tr = t1 + exchanges, *t2 = tr + exchanges;
-    double *x = t2 + exchanges, *y = x + fitpoints;
+    double *x = t2 + exchanges, *y = x + fitpoints, *rtt = y + fitpoints;
     for (int f = 0; f < fitpoints && rc == MPI_SUCCESS; f++) {
+        mg_watchdog_kick(MG_WD_CLOCK);
         for (int e = 0; e < exchanges && rc == MPI_SUCCESS; e++) {
             double ping = 0.0;
             t1[e] = MPI_Wtime();
@@ -63,19 +66,34 @@ static int learn(MPI_Comm comm, int ref, int fitpoints, int exchanges, int yield
             if (rc == MPI_SUCCESS) rc = recv_doubles(&tr[e], 1, ref, TAG_PING, comm, yield);
             t2[e] = MPI_Wtime();
         }
-        mg_clock_point(t1, tr, t2, exchanges, &x[f], &y[f]);
+        rtt[f] = mg_clock_point(t1, tr, t2, exchanges, &x[f], &y[f]);
     }
-    if (rc == MPI_SUCCESS) mg_clock_fit_points(x, y, fitpoints, fit);
+    if (rc == MPI_SUCCESS) mg_clock_fit_points(x, y, rtt, fitpoints, fit);
     free(buf);
     return rc;
 }
 
+#ifdef MPIGUIDE_TEST_HOOKS
+/* Test builds only (docs/dev/interfaces.md section 2): MPIGUIDE_TEST_CLOCK_SHIFT=RANK:S puts
+ * world rank RANK's synchronised clock S seconds behind rank 0's after every synchronisation,
+ * a bad model the fit's bounds cannot catch, for the tests of the bounded waits and the
+ * watchdog. */
+static void test_shift(mg_clock_model *m) {
+    const char *v = getenv("MPIGUIDE_TEST_CLOCK_SHIFT");
+    int rank, who;
+    double s;
+    if (!v || sscanf(v, "%d:%lf", &who, &s) != 2) return;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == who) m->a -= s;
+}
+#endif
+
 int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, int yield, mg_clock_model *model,
-                  double *err) {
+                  double *err, double *rejected) {
     int rank, p, rc = MPI_SUCCESS;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &p);
-    mg_clock_fit pair = {{0.0, 0.0, 0.0}, 0.0, 0.0, 0};
+    mg_clock_fit pair = {{0.0, 0.0, 0.0}, 0.0, 0.0, 0, 0, 0.0, 0};
     int top = 1;
     while (top < p) top <<= 1;
     /* rounds: fit against the parent r - lowbit(r) */
@@ -101,7 +119,17 @@ int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, int yield, mg_clo
     }
     if (rc != MPI_SUCCESS) return rc;
     model->x0 = mine[0], model->a = mine[1], model->b = mine[2];
-    return PMPI_Allreduce(&mine[3], err, 1, MPI_DOUBLE, MPI_MAX, comm);
+#ifdef MPIGUIDE_TEST_HOOKS
+    test_shift(model);
+#endif
+    /* the error, and the rejected drifts of either sign */
+    double in[3] = {mine[3], pair.rejected && pair.fitted_b > 0 ? pair.fitted_b : 0.0,
+                    pair.rejected && pair.fitted_b < 0 ? -pair.fitted_b : 0.0},
+           out[3];
+    rc = PMPI_Allreduce(in, out, 3, MPI_DOUBLE, MPI_MAX, comm);
+    *err = out[0];
+    *rejected = out[1] >= out[2] ? out[1] : -out[2];
+    return rc;
 }
 
 /* The time every rank needs to learn an agreed value: twice the slowest of a few small
@@ -123,13 +151,43 @@ static int measure_slack(mg_harness *h) {
 
 int mg_harness_sync_clocks(mg_harness *h, int force) {
     if (!h->need_clock) return MPI_SUCCESS;
-    int due = force || MPI_Wtime() - h->synced_at >= MG_RESYNC_S;
-    int rc = PMPI_Bcast(&due, 1, MPI_INT, 0, h->hcomm);
-    if (rc != MPI_SUCCESS || !due) return rc;
-    rc = mg_clock_sync(h->hcomm, h->fitpoints, h->exchanges, h->yield, &h->clock, &h->clock_err);
+    /* due everywhere when any rank asks (a failed start) or rank 0 finds the last fit
+     * old; the failed starts each rank counted since travel along */
+    double in[3] = {force || h->resync_due ||
+                        (h->rank == 0 && MPI_Wtime() - h->synced_at >= MG_RESYNC_S),
+                    (double)h->failed_starts, h->failed_ahead},
+           out[3];
+    int rc = PMPI_Allreduce(in, out, 3, MPI_DOUBLE, MPI_MAX, h->hcomm);
+    if (rc != MPI_SUCCESS || out[0] == 0.0) return rc;
+    mg_watchdog_kick(MG_WD_CLOCK);
+    double rejected = 0.0;
+    rc = mg_clock_sync(h->hcomm, h->fitpoints, h->exchanges, h->yield, &h->clock, &h->clock_err,
+                       &rejected);
     if (rc == MPI_SUCCESS) rc = measure_slack(h);
     h->synced_at = MPI_Wtime();
+    h->resync_due = 0;
+    h->failed_starts = 0;
+    h->failed_ahead = 0.0;
+    /* what the raw file says about it (docs/benchmark.md "Clock synchronisation") */
+    if (rejected != 0.0) {
+        h->ev.rejected++;
+        if (fabs(rejected) > fabs(h->ev.drift)) h->ev.drift = rejected;
+    }
+    h->ev.failed += (int64_t)out[1];
+    if (out[2] > h->ev.ahead) h->ev.ahead = out[2];
     return rc;
+}
+
+void mg_clock_events_text(mg_harness *h, char *out, size_t len) {
+    int n = 0;
+    out[0] = 0;
+    if (h->ev.rejected)
+        n = snprintf(out, len, "#@clock_sync=drift_rejected count=%lld drift=%.3g\n",
+                     (long long)h->ev.rejected, h->ev.drift);
+    if (h->ev.failed && n >= 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, "#@clock_sync=failed_start count=%lld ahead=%.3g\n",
+                 (long long)h->ev.failed, h->ev.ahead);
+    memset(&h->ev, 0, sizeof h->ev);
 }
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
@@ -148,6 +206,12 @@ int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
     h->window = o->window_us * 1e-6;
     h->barrier_count = o->barrier_count;
     h->batch = o->batch > 0 ? o->batch : 1;
+#ifdef MPIGUIDE_TEST_HOOKS
+    /* Test builds only: the waits for a start as they once were (unbounded), so that only the
+     * watchdog can end a wait a bad model stretches (tests/mpi/bench_clock.cmake) */
+    const char *ub = getenv("MPIGUIDE_TEST_CLOCK_UNBOUNDED");
+    h->unbounded = ub && !strcmp(ub, "1");
+#endif
     /* more ranks on this node than cores: spinning would starve a rank */
     rc = mg_machine_probe(h->hcomm, &h->machine);
     if (rc != MPI_SUCCESS) return rc;

@@ -22,7 +22,30 @@ typedef struct mg_machine {
 /* Collective over comm. Returns an MPI error code. */
 int mg_machine_probe(MPI_Comm comm, mg_machine *m);
 
+/* Other processes sharing the cores: a rank switched out of its core while it runs
+ * (involuntary context switches: preempted, or its yield taken) at least this often per second
+ * of a run measured the scheduler as much as the collectives. Quiet, a busy-polling rank is
+ * switched out a few times a second at most; beside a busy process per core, 25-160 times. */
+#define MG_BUSY_SWITCHES_PER_S 20.0
+typedef struct mg_busy {
+    double wall, cpu; /* at the start of the run */
+    long switches;
+} mg_busy;
+void mg_busy_begin(mg_busy *b);
+/* Collective over comm: the most involuntary context switches per second on one rank since
+ * mg_busy_begin, and the smallest share of a core one got, on every rank. */
+int mg_busy_end(MPI_Comm comm, const mg_busy *b, double *per_s, double *share);
+
 /* ---- harness: communicators, clock, synchronisation ---- */
+/* What went wrong with the clocks since rank 0 last wrote it to the raw file (`#@clock_sync`
+ * lines, docs/benchmark.md "Clock synchronisation"); the same on every rank. */
+typedef struct mg_clock_events {
+    int64_t rejected; /* synchronisations in which some rank's fitted drift was rejected */
+    double drift;     /* the largest such drift (signed) */
+    int64_t failed;   /* observations whose start was a failed synchronisation (most on a rank) */
+    double ahead;     /* the farthest such start was ahead of the rank's clock (seconds) */
+} mg_clock_events;
+
 typedef struct mg_harness {
     MPI_Comm comm;  /* the calls under test run here (a duplicate of the world) */
     MPI_Comm hcomm; /* synchronisation, decisions and result collection (another duplicate) */
@@ -37,7 +60,12 @@ typedef struct mg_harness {
     int64_t barrier_count; /* roundtime: barrier after this many missed starts (0: never) */
     double slack;          /* time to agree on a start (seconds, same on all ranks) */
     double synced_at;      /* rank 0's clock at the last synchronisation */
-    int yield;             /* more ranks than cores on this node: waiting loops yield */
+    int resync_due;        /* this rank met a failed start: synchronise at the next chance */
+    int64_t failed_starts; /* this rank's failed starts since the last synchronisation */
+    double failed_ahead;   /* and how far ahead the farthest of them was */
+    mg_clock_events ev;
+    int unbounded; /* test builds: MPIGUIDE_TEST_CLOCK_UNBOUNDED=1, waits not bounded */
+    int yield;     /* more ranks than cores on this node: waiting loops yield */
     mg_machine machine;
     int64_t batch; /* --back-to-back: calls per observation (1: single-call timing) */
 } mg_harness;
@@ -45,13 +73,19 @@ typedef struct mg_harness {
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
 void mg_harness_free(mg_harness *h);
 /* Fits the clock models again and re-measures the slack (collective; no-op without a clock).
- * Without force only when the last fit is older than MG_RESYNC_S (rank 0 decides). */
+ * Without force only when the last fit is older than MG_RESYNC_S (rank 0 decides) or some rank
+ * met a failed start (h->resync_due). Counts what went wrong in h->ev. */
 #define MG_RESYNC_S 1.0
 int mg_harness_sync_clocks(mg_harness *h, int force);
 /* HCA-style clock synchronisation on comm: fits each rank's model against rank 0; *err gets
- * the largest residual error over ranks (on every rank). yield: wait without spinning. */
+ * the largest residual error over ranks, *rejected the largest drift a rank's fit rejected
+ * (MG_CLOCK_DRIFT_MAX; signed, 0 when none), both on every rank. yield: wait without
+ * spinning. */
 int mg_clock_sync(MPI_Comm comm, int fitpoints, int exchanges, int yield, mg_clock_model *model,
-                  double *err);
+                  double *err, double *rejected);
+/* Rank 0: the `#@clock_sync=...` lines for h->ev into out (empty when nothing happened), and
+ * h->ev cleared. */
+void mg_clock_events_text(mg_harness *h, char *out, size_t len);
 /* Dissemination barrier on PMPI point-to-point: ceil(log2 p) rounds of zero-byte messages. */
 int mg_dissemination_barrier(MPI_Comm comm, int rank, int p);
 

@@ -17,6 +17,7 @@
  * every launch. */
 #include "runstate.h"
 #include "util/diag.h"
+#include "watchdog.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,7 @@ static int group_round(mg_harness *h, group *g, int round, int64_t bsize, mg_obs
         if (!l->ready || l->n >= j->nrep) continue;
         int64_t left = j->nrep - l->n;
         mg_obs_plan plan = {left < bsize ? left : bsize, 0.0, NULL, 0};
+        mg_watchdog_meas(mpiguide_collective_name(j->coll), j->algname, j->msize);
         rc = mg_observe(h, &l->c, &plan, batch);
         if (rc == MPI_SUCCESS) rc = mg_obs_collect(h, batch);
         if (rc == MPI_SUCCESS && h->rank == 0) {

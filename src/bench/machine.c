@@ -8,6 +8,7 @@
 #include "harness.h"
 #include <sched.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define MASK_WORDS (CPU_SETSIZE / (8 * (int)sizeof(unsigned long)))
@@ -56,4 +57,35 @@ int mg_machine_probe(MPI_Comm comm, mg_machine *m) {
     m->busy_poll = m->any_over;
 #endif
     return MPI_SUCCESS;
+}
+
+/* This process's CPU time and involuntary context switches so far (every thread: MPI's own and
+ * the watchdog's mostly sleep). */
+static void usage_now(double *cpu, long *switches) {
+    struct rusage u;
+    *cpu = 0.0, *switches = 0;
+    if (getrusage(RUSAGE_SELF, &u)) return;
+    *cpu = (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+    *switches = u.ru_nivcsw;
+}
+
+void mg_busy_begin(mg_busy *b) {
+    b->wall = MPI_Wtime();
+    usage_now(&b->cpu, &b->switches);
+}
+
+int mg_busy_end(MPI_Comm comm, const mg_busy *b, double *per_s, double *share) {
+    double cpu, wall = MPI_Wtime() - b->wall;
+    long switches;
+    usage_now(&cpu, &switches);
+    double in[2] = {0.0, -1.0}, out[2];
+    if (wall > 0) {
+        in[0] = (double)(switches - b->switches) / wall;
+        in[1] = -(cpu - b->cpu) / wall;
+    }
+    int rc = PMPI_Allreduce(in, out, 2, MPI_DOUBLE, MPI_MAX, comm);
+    *per_s = out[0];
+    *share = -out[1];
+    return rc;
 }

@@ -46,6 +46,7 @@ static const char *const shared[] = {
     "exchanges",
     "rt-barrier-count",
     "rt-bench-time-ms",
+    "watchdog",
     "help",
 };
 
@@ -324,5 +325,5 @@ const char mg_nrep_usage[] =
     "  --b1=N --b2=N --k=K         hpcasia: batch sizes (5, 5) and minimum nrep (10)\n"
     "  --calls-list, --algs, --msizes-list, --msize-interval, --root, --op, --datatype,\n"
     "  --proc-sync (not window), --runtime-type, --warmup, --fitpoints, --exchanges,\n"
-    "  --rt-barrier-count, --seed, --quiet, --output-file   as for bench\n"
+    "  --rt-barrier-count, --seed, --quiet, --output-file, --watchdog   as for bench\n"
     "With several algorithms (--algs) the largest prediction is written.\n";

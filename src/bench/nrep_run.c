@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "harness.h"
+#include "watchdog.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@ typedef struct nrepctx {
 static int prepare(nrepctx *x, const mg_job *j, int64_t msize, mg_call *c) {
     const mg_bench_opts *o = &x->no->bench;
     char why[200] = "";
+    mg_watchdog_meas(mpiguide_collective_name(j->coll), j->algname, msize);
+    mg_watchdog_kick(MG_WD_SETUP);
     int bad = mg_call_setup(c, j->coll, j->alg, msize, x->type, x->op, o->root, x->h.comm, NULL,
                             why, sizeof why) != 0,
         any;
@@ -174,7 +177,17 @@ static int predict(nrepctx *x, const mg_job *j, double t1, int64_t *nrep) {
     return rc;
 }
 
+static int nrep_run(const mg_nrep_opts *no);
+
+/* The run under the watchdog (watchdog.h), as bench's. */
 int mg_nrep_run(const mg_nrep_opts *no) {
+    if (mg_watchdog_begin(no->bench.watchdog_s, "nrep")) return 2;
+    int st = nrep_run(no);
+    mg_watchdog_stop();
+    return st;
+}
+
+static int nrep_run(const mg_nrep_opts *no) {
     const mg_bench_opts *o = &no->bench;
     int rank, p, st = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -218,6 +231,7 @@ int mg_nrep_run(const mg_nrep_opts *no) {
             if ((m && mg_raw_write_text(&w, m)) || mg_raw_write_text(&w, header)) st = 1;
             free(m);
         }
+        if (!st) mg_watchdog_output(w.fd);
     }
     free(header);
     PMPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);

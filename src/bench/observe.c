@@ -2,6 +2,7 @@
  * call through one function pointer, t1 = MPI_Wtime(). Synchronisation, stop decisions and
  * result collection happen outside it, and nothing is allocated per observation. */
 #include "harness.h"
+#include "watchdog.h"
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -86,12 +87,15 @@ static int loop_barrier(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs
     int decisions = pl->budget > 0.0 || pl->stream, rc = MPI_SUCCESS, stop = 0;
     double tm0 = MPI_Wtime();
     for (int64_t i = 0; i < pl->nmax && !stop; i++) {
+        mg_watchdog_kick(MG_WD_SYNC);
         rc = h->sync == MG_SYNC_MPIBARRIER ? PMPI_Barrier(h->hcomm)
                                            : mg_dissemination_barrier(h->hcomm, h->rank, h->p);
         if (rc != MPI_SUCCESS) return rc;
+        mg_watchdog_kick(MG_WD_CALL);
         double t0 = MPI_Wtime();
         rc = run_calls(h, run, c);
         double t1 = MPI_Wtime();
+        mg_watchdog_kick(MG_WD_AGREE);
         if (rc != MPI_SUCCESS) return rc;
         o->t0[i] = t0;
         o->t1[i] = t1;
@@ -105,46 +109,76 @@ static int loop_barrier(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs
     return rc;
 }
 
-/* Waits until the synchronised clock reaches `start`; returns how late it already was (0 when
- * on time). It spins; with more ranks than cores it yields the core until the last 20
- * microseconds, so the other ranks can make progress. */
-static double wait_until(const mg_harness *h, double start) {
-    double now = mg_gtime(h, MPI_Wtime());
+/* Waits until the synchronised clock reaches `start`, which the schedule put `lead` seconds
+ * after the moment the ranks agreed on it. Returns how late it already was (0 when on time), or
+ * -1 for a failed synchronisation: the model puts the start further away than any rank can be
+ * early by, 2 lead + 1 ms (docs/benchmark.md "Bounded waits"), or the start has not come after
+ * that long on this rank's own clock, which no model can stretch. Issue 26: a drift fitted a
+ * thousand times too large made a rank wait seconds per observation and `check` hang. It spins;
+ * with more ranks than cores it yields the core until the last 20 microseconds, so the other
+ * ranks can make progress. *ahead: how far away the start was when it failed. */
+static double wait_until(mg_harness *h, double start, double lead, double *ahead) {
+    double local = MPI_Wtime(), now = mg_gtime(h, local), most = 2.0 * lead + 1e-3;
+    mg_watchdog_kick(MG_WD_WAIT);
     if (now > start) return now - start;
+    if (start - now > most && !h->unbounded) {
+        *ahead = start - now;
+        return -1.0;
+    }
+    double until = local + most;
     while (now < start) {
         if (h->yield && start - now > 20e-6) sched_yield();
-        now = mg_gtime(h, MPI_Wtime());
+        double t = MPI_Wtime();
+        now = mg_gtime(h, t);
+        if (t > until && now < start && !h->unbounded) {
+            *ahead = start - now;
+            return -1.0;
+        }
     }
     return 0.0;
 }
 
+/* A failed synchronisation on this rank: counted, and the clocks are fitted again at the next
+ * chance (every rank learns it in mg_harness_sync_clocks). */
+static void failed_start(mg_harness *h, double ahead) {
+    h->resync_due = 1;
+    h->failed_starts++;
+    if (ahead > h->failed_ahead) h->failed_ahead = ahead;
+}
+
 /* Round-time: each observation starts at a global time agreed after the previous one (the
  * latest end over ranks plus the slack); one allreduce per observation carries the end times,
- * how late the latest rank was (a missed start) and rank 0's budget decision. After a miss the
- * slack doubles (up to 0.1 s); while starts are met it shrinks back towards the measured one by
- * 10 % per observation, so a one-off delay of a rank costs little and a systematic one is
- * absorbed within a few observations. */
+ * how late the latest rank was (a missed start), rank 0's budget decision and whether a rank's
+ * start was a failed synchronisation (wait_until), which flags the observation, fits the clocks
+ * again and agrees on a fresh start. After a miss the slack doubles (up to 0.1 s); while starts
+ * are met it shrinks back towards the measured one by 10 % per observation, so a one-off delay
+ * of a rank costs little and a systematic one is absorbed within a few observations. */
 static int loop_roundtime(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs *o) {
     int (*run)(mg_call *) = c->run;
-    double slack = h->slack, start = 0.0, tm0 = MPI_Wtime();
+    double slack = h->slack, start = 0.0, lead = slack, tm0 = MPI_Wtime();
     int64_t misses = 0;
     int rc = MPI_SUCCESS, stop = 0;
     if (h->rank == 0) start = mg_gtime(h, MPI_Wtime()) + slack;
     if ((rc = PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, h->hcomm)) != MPI_SUCCESS) return rc;
     for (int64_t i = 0; i < pl->nmax && !stop; i++) {
-        double late = wait_until(h, start);
+        double ahead = 0.0, late = wait_until(h, start, lead, &ahead);
+        mg_watchdog_kick(MG_WD_CALL);
         double t0 = MPI_Wtime();
         rc = run_calls(h, run, c);
         double t1 = MPI_Wtime();
+        mg_watchdog_kick(MG_WD_AGREE);
         if (rc != MPI_SUCCESS) return rc;
         o->t0[i] = t0;
         o->t1[i] = t1;
         o->n = i + 1;
-        double in[3] = {mg_gtime(h, t1), late, 0.0}, out[3];
+        double in[4] = {mg_gtime(h, t1), late > 0.0 ? late : 0.0, 0.0, late < 0.0 ? 1.0 : 0.0},
+               out[4];
         if (h->rank == 0 && pl->budget > 0.0 && MPI_Wtime() - tm0 >= pl->budget) in[2] = 1.0;
-        if ((rc = PMPI_Allreduce(in, out, 3, MPI_DOUBLE, MPI_MAX, h->hcomm)) != MPI_SUCCESS)
+        if ((rc = PMPI_Allreduce(in, out, 4, MPI_DOUBLE, MPI_MAX, h->hcomm)) != MPI_SUCCESS)
             return rc;
-        o->flag[i] = out[1] > 0.0 ? CODE_MISSED : CODE_OK;
+        int failed = out[3] > 0.0;
+        if (failed) failed_start(h, ahead); /* on every rank: all resynchronise below */
+        o->flag[i] = out[1] > 0.0 || failed ? CODE_MISSED : CODE_OK;
         stop = out[2] > 0.0;
         if (out[1] > 0.0) {
             misses++;
@@ -156,15 +190,23 @@ static int loop_roundtime(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_o
         if (pl->stream && (rc = decide(h, pl, o, i, tm0, o->flag[i], stop, &stop)) != MPI_SUCCESS)
             return rc;
         if (stop || i + 1 == pl->nmax) break;
-        if (h->barrier_count > 0 && misses >= h->barrier_count) {
-            /* re-synchronise the processes, then agree on a fresh start */
+        if (failed || (h->barrier_count > 0 && misses >= h->barrier_count)) {
+            /* fit the clocks again (a failed start) or re-synchronise the processes, then agree
+             * on a fresh start */
             misses = 0;
-            if ((rc = PMPI_Barrier(h->hcomm)) != MPI_SUCCESS) return rc;
+            if (failed) {
+                if ((rc = mg_harness_sync_clocks(h, 1)) != MPI_SUCCESS) return rc;
+                slack = slack > h->slack ? slack : h->slack;
+            } else if ((rc = PMPI_Barrier(h->hcomm)) != MPI_SUCCESS) {
+                return rc;
+            }
             if (h->rank == 0) start = mg_gtime(h, MPI_Wtime()) + slack;
             if ((rc = PMPI_Bcast(&start, 1, MPI_DOUBLE, 0, h->hcomm)) != MPI_SUCCESS) return rc;
+            lead = slack;
         } else {
             /* stream mode spent a reduce and a broadcast since the allreduce */
-            start = out[0] + (pl->stream ? 3.0 : 1.0) * slack;
+            lead = (pl->stream ? 3.0 : 1.0) * slack;
+            start = out[0] + lead;
         }
     }
     return rc;
@@ -175,6 +217,7 @@ static int loop_roundtime(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_o
 static int auto_window(mg_harness *h, mg_call *c, double *w) {
     double worst = 0.0;
     for (int i = 0; i < 3; i++) {
+        mg_watchdog_kick(MG_WD_SYNC);
         int rc = mg_dissemination_barrier(h->hcomm, h->rank, h->p);
         double t0 = MPI_Wtime();
         if (rc == MPI_SUCCESS) rc = run_calls(h, c->run, c);
@@ -205,11 +248,18 @@ static int loop_window(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs 
     if ((rc = PMPI_Bcast(plan, 3, MPI_DOUBLE, 0, h->hcomm)) != MPI_SUCCESS) return rc;
     int64_t n = (int64_t)plan[2];
     for (int64_t i = 0; i < n; i++) {
-        double start = plan[0] + (double)i * plan[1];
-        int missed = wait_until(h, start) > 0.0;
+        /* the first window comes 2 slack + W after rank 0 fixed it, each later one W after the
+         * previous (a failed start runs at once and is flagged; the clocks are fitted again
+         * before the next measurement or batch: no message between windows) */
+        double start = plan[0] + (double)i * plan[1], ahead = 0.0;
+        double late = wait_until(h, start, i ? plan[1] : 2.0 * h->slack + w, &ahead);
+        if (late < 0.0) failed_start(h, ahead);
+        int missed = late != 0.0;
+        mg_watchdog_kick(MG_WD_CALL);
         double t0 = MPI_Wtime();
         rc = run_calls(h, run, c);
         double t1 = MPI_Wtime();
+        mg_watchdog_kick(MG_WD_AGREE);
         if (rc != MPI_SUCCESS) return rc;
         o->t0[i] = t0;
         o->t1[i] = t1;
@@ -237,6 +287,7 @@ int mg_observe(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs *o) {
 
 int mg_obs_collect(mg_harness *h, mg_obs *o) {
     int64_t n = o->n;
+    mg_watchdog_kick(MG_WD_COLLECT);
     double *in = o->work;
     for (int64_t i = 0; i < n; i++) {
         if (h->runtime == MG_RUNTIME_GLOBAL) {

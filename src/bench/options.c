@@ -61,6 +61,7 @@ void mg_bench_defaults(mg_bench_opts *o) {
     o->rho = 5.0;
     o->fitpoints = 20;
     o->exchanges = 10;
+    o->watchdog_s = -1.0; /* not given: MPIGUIDE_WATCHDOG, else MG_WATCHDOG_DEFAULT_S */
 }
 
 static void free_list(char **v, int n) {
@@ -284,6 +285,7 @@ enum optid {
     O_COMM_SIZES,
     O_ROOTS,
     O_BACK_TO_BACK,
+    O_WATCHDOG,
     O_HELP
 };
 
@@ -331,6 +333,7 @@ static const struct {
     {"comm-sizes", O_COMM_SIZES, ARG_REQUIRED},
     {"roots", O_ROOTS, ARG_REQUIRED},
     {"back-to-back", O_BACK_TO_BACK, ARG_REQUIRED},
+    {"watchdog", O_WATCHDOG, ARG_REQUIRED},
     {"help", O_HELP, ARG_NONE},
 };
 
@@ -509,6 +512,8 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
     }
     case O_BACK_TO_BACK:
         return mg_opt_i64(e, opt, v, 1, 1000000, 0, &o->batch);
+    case O_WATCHDOG:
+        return mg_opt_double(e, opt, v, 0.0, MG_WATCHDOG_MAX_S, &o->watchdog_s);
     case O_HELP:
         o->help = 1;
         return 0;
@@ -669,6 +674,9 @@ const char mg_bench_usage[] =
     "  --verify                    check each algorithm's result against the default\n"
     "  --warmup=N                  unrecorded calls before each measurement (default 1)\n"
     "  --quiet                     no progress on stderr\n"
+    "  --watchdog=S                stop with one error line when the measurements make no\n"
+    "                              progress for S seconds (default 300, or MPIGUIDE_WATCHDOG;\n"
+    "                              0: off); exit code 4\n"
     "  --comm-sizes=Q1,Q2          also measure on sub-communicators of Q ranks (the first Q\n"
     "                              in node order, so whole nodes), in this launch; rows\n"
     "                              after `#@comm_size=Q` (default: the whole job only)\n"

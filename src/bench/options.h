@@ -18,6 +18,10 @@ enum mg_sync_method {
 
 enum mg_runtime_type { MG_RUNTIME_LOCAL, MG_RUNTIME_GLOBAL };
 
+/* --watchdog (src/bench/watchdog.h): seconds without progress before a run is stopped */
+#define MG_WATCHDOG_DEFAULT_S 300.0 /* when neither --watchdog nor MPIGUIDE_WATCHDOG is given */
+#define MG_WATCHDOG_MAX_S     1e6
+
 /* --summary columns */
 #define MG_SUMMARY_MIN    1u
 #define MG_SUMMARY_MEDIAN 2u
@@ -73,7 +77,8 @@ typedef struct mg_bench_opts {
     int roots_rotate; /* --roots=rotate: call k has root k mod p */
     int nroots;       /* --roots=R1,R2,...: call k has root R[k mod n] */
     int *roots;
-    int64_t batch; /* --back-to-back=N: N consecutive calls timed as one; 0: one call */
+    int64_t batch;     /* --back-to-back=N: N consecutive calls timed as one; 0: one call */
+    double watchdog_s; /* --watchdog (seconds, 0: off); < 0: not given */
     int help;
 } mg_bench_opts;
 

@@ -66,6 +66,11 @@ int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *
     add(out, outlen, &pos, "#@clock=MPI_Wtime\n#@procsync=%s\n#@runtime_type=%s\n",
         mg_sync_name(h->sync), mg_runtime_name(h->runtime));
     add(out, outlen, &pos, "#@clock_sync_error_s=%.3e\n", h->need_clock ? h->clock_err : 0.0);
+    if (h->need_clock) { /* the drift bound, and what the first synchronisation rejected */
+        char ev[256];
+        mg_clock_events_text(h, ev, sizeof ev);
+        add(out, outlen, &pos, "#@clock_drift_max=%g\n%s", MG_CLOCK_DRIFT_MAX, ev);
+    }
     if (raw) {
         add(out, outlen, &pos, "#@nrep=%lld\n", o->nrep_file ? 0LL : (long long)o->nrep);
         if (o->nrep_file) add(out, outlen, &pos, "#@nrep_file=%s\n", o->nrep_file);

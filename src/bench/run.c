@@ -11,6 +11,7 @@
 #include "runstate.h"
 #include "table.h"
 #include "util/file.h"
+#include "watchdog.h"
 #include <errno.h>
 #include <limits.h>
 #ifdef __GLIBC__
@@ -166,6 +167,8 @@ static int settle(MPI_Comm world, int failed) {
     MPI_Request req;
     int rc = PMPI_Iallreduce(&failed, &all, 1, MPI_INT, MPI_MAX, world, &req);
     while (rc == MPI_SUCCESS && !done) {
+        /* the measured ranks (rank 0 among them) watch the measurement itself */
+        mg_watchdog_kick(MG_WD_OTHERS);
         rc = PMPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (!done) nanosleep(&(struct timespec){0, 20000}, NULL);
     }
@@ -228,6 +231,8 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
     const mg_bench_opts *o = rs->o;
     int rooted = mg_coll_is_rooted(j->coll), seq = rooted && (o->roots_rotate || o->nroots);
     const char *cname = mpiguide_collective_name(j->coll);
+    mg_watchdog_meas(cname, j->algname, j->msize);
+    mg_watchdog_kick(MG_WD_SETUP);
     char why[200] = "", where[300];
     snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
     int irregular = j->table_cell || (o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV ||
@@ -297,6 +302,14 @@ fail:
 void mg_meas_write(runstate *rs, const mg_job *j, const double *rt, const int *flag, int64_t n) {
     const mg_bench_opts *o = rs->o;
     const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
+    /* what went wrong with the clocks since the last rows (`#@clock_sync=` lines) */
+    char clock[256];
+    mg_harness *h = mg_meas_harness(rs, j);
+    if (h) mg_clock_events_text(h, clock, sizeof clock);
+    if (rs->write_raw && h && clock[0] && mg_raw_write_text(&rs->w, clock)) {
+        mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
     if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
                           mg_raw_write_meas(&rs->w, mpiguide_collective_name(j->coll), j->algname,
                                             j->msize, rt, flag, n, j->q))) {
@@ -310,6 +323,7 @@ void mg_meas_write(runstate *rs, const mg_job *j, const double *rt, const int *f
 static int measure(runstate *rs, const mg_job *j) {
     mg_harness *h = mg_meas_harness(rs, j);
     if (!h) return MPI_SUCCESS; /* not in this sub-communicator */
+    mg_watchdog_meas(mpiguide_collective_name(j->coll), j->algname, j->msize);
     int rc = mg_harness_sync_clocks(h, 0), ready;
     if (rc != MPI_SUCCESS) return rc;
     mg_call c;
@@ -324,6 +338,31 @@ out:
     mg_call_free(&c);
     mg_obs_free(&obs);
     return rc;
+}
+
+/* Collective, after the run: whether other processes shared the cores (mg_busy_end). Then the
+ * raw file ends with `#@busy=1`, `#@busy_switches_per_s=N`, `#@busy_cpu_share=S` (the analysis
+ * says the timings are not trustworthy) and rank 0 warns unless --quiet. */
+static void say_busy(runstate *rs, const mg_busy *b) {
+    double per_s, share;
+    /* oversubscribed (the header says so), the ranks switch each other out: nothing to add */
+    if (rs->h.machine.any_over) return;
+    if (mg_busy_end(rs->h.hcomm, b, &per_s, &share) != MPI_SUCCESS ||
+        per_s < MG_BUSY_SWITCHES_PER_S || rs->h.rank != 0)
+        return;
+    char text[160];
+    snprintf(text, sizeof text, "#@busy=1\n#@busy_switches_per_s=%.0f\n#@busy_cpu_share=%.2f\n",
+             per_s, share);
+    if (rs->write_raw && mg_raw_write_text(&rs->w, text)) {
+        mg_say(0, 1, rs->o->output_file ? rs->o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
+    if (rs->o->quiet) return;
+    mg_progress_clear(&rs->pr);
+    mg_say(0, 0, "bench",
+           "other processes shared the cores: a rank was switched out of its core %.0f times a "
+           "second and got %.0f%% of one; timings are not trustworthy",
+           per_s, 100 * share);
 }
 
 /* glibc maps a block of 128 KiB and more with mmap and unmaps it at free, until the first free
@@ -343,7 +382,18 @@ static void settle_allocator(void) {
 #endif
 }
 
+static int bench_run(const mg_bench_opts *o);
+
+/* The run under the watchdog (watchdog.h): --watchdog, else MPIGUIDE_WATCHDOG, as rank 0 has
+ * them. */
 int mg_bench_run(const mg_bench_opts *o) {
+    if (mg_watchdog_begin(o->watchdog_s, "bench")) return 2;
+    int st = bench_run(o);
+    mg_watchdog_stop();
+    return st;
+}
+
+static int bench_run(const mg_bench_opts *o) {
     settle_allocator();
     mg_call_pages(!o->small_pages);
     int rank, p;
@@ -409,6 +459,9 @@ int mg_bench_run(const mg_bench_opts *o) {
         return 1;
     }
 
+    mg_busy busy;
+    mg_busy_begin(&busy);
+
     /* rank 0 owns --output-file for the whole run (mg_raw_lock) */
     int lock_fd = -1, created = 0;
     if (rank == 0 && o->output_file && mg_raw_lock(o->output_file, &lock_fd, &created)) {
@@ -469,6 +522,7 @@ int mg_bench_run(const mg_bench_opts *o) {
             mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
             st = 1;
         }
+        if (!st) mg_watchdog_output(rs.w.fd);
     }
     free(header);
     if ((st = bcast_status(st, MPI_COMM_WORLD))) goto finish_order;
@@ -522,6 +576,7 @@ int mg_bench_run(const mg_bench_opts *o) {
     free(gsizes);
     mg_progress_end(&rs.pr);
     if (!st && rs.table && rank == 0) mg_irrtab_print(rs.table, stdout);
+    if (!st) say_busy(&rs, &busy);
     if (!st) st = rs.exit;
     PMPI_Allreduce(MPI_IN_PLACE, &st, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 finish_order:

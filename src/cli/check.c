@@ -56,18 +56,16 @@ static int parse_check(int argc, char **argv, check_opts *o) {
 
 /* Rank 0: the next free OUTDIR/raw/launch-K, created; 0 on failure (message printed). */
 static int new_launch_dir(const char *outdir, char *dir, size_t len) {
-    struct stat st;
-    for (int k = 1; k < 100000; k++) {
-        if (mg_out_launch(dir, len, outdir, MG_OUT_RAW, k)) break;
-        if (stat(dir, &st) == 0) continue;
-        if (mg_out_mkdir(dir)) break;
+    int k = mg_out_free_launch(outdir, MG_OUT_RAW);
+    if (!mg_out_launch(dir, len, outdir, MG_OUT_RAW, k) && !mg_out_mkdir(dir)) {
         char probe[4200];
         snprintf(probe, sizeof probe, "%s/.writable", dir);
         FILE *f = fopen(probe, "w");
-        if (!f) break;
-        fclose(f);
-        remove(probe);
-        return k;
+        if (f) {
+            fclose(f);
+            remove(probe);
+            return k;
+        }
     }
     mg_error(outdir, "cannot create a launch directory: %s", strerror(errno));
     return 0;
@@ -100,7 +98,9 @@ static char *shared_text(const char *path, int rank) {
 int mg_cmd_check(int argc, char **argv) {
     check_opts c;
     if (parse_check(argc, argv, &c)) return 2;
-    MPI_Init(&argc, &argv);
+    /* FUNNELED: the watchdog's thread (src/bench/watchdog.h) never calls MPI */
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     mpiguide_init();
     int rank, rc = 0, nplan = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

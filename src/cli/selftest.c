@@ -115,8 +115,8 @@ static int run_case(int alg, const mpiguide_args *a, const selfcase *k, int rank
 static const char usage_text[] =
     "usage: mpirun -np P mpiguide selftest [COLLECTIVE...]\n"
     "       mpirun -np P mpiguide selftest --random N [--seed S] [--case K] [--alg NAMES]\n"
-    "                                      [--repro DIR] [--timeout SEC] [--verbose] "
-    "[COLLECTIVE...]\n"
+    "                                      [--repro DIR] [--timeout SEC] [--time-limit SEC]\n"
+    "                                      [--verbose] [COLLECTIVE...]\n"
     "Without --random: runs every algorithm of the collectives (all by default), the mock-ups\n"
     "and the MPI library's own algorithms (*_lib_*), on counts 0, 1, 7 and 1000 and two roots,\n"
     "next to the library's own collective, and prints whether each result matched (`ran in\n"
@@ -140,13 +140,16 @@ static const char usage_text[] =
     "  --repro DIR     write a standalone C program (MPI calls only) for each new finding, and\n"
     "                  with --case for a known defect too, and print how to build and run it\n"
     "  --timeout SEC   abort the run naming the case when one case takes longer (default 120)\n"
+    "  --time-limit SEC  start no case after SEC seconds: the cases run in rounds (case k of\n"
+    "                  every collective, then k + 1), the run ends cleanly between two and\n"
+    "                  says how many ran (`ran K of N cases per collective`); default: no limit\n"
     "  --verbose       describe every case, show known defects\n"
     "Exit 0; 1 on a mock-up defect, a new library defect, an unexplained mismatch or an error;\n"
     "2 on a usage error. MPICH with more ranks than cores busy-polls: keep N small there.\n";
 
 int mg_cmd_selftest(int argc, char **argv) {
     int wanted[MPIGUIDE_COLL_COUNT] = {0}, any = 0, random = 0;
-    mg_random_opts ro = {1, 0, -1, {0}, 0, NULL, NULL, 0, 120, "mpiguide"};
+    mg_random_opts ro = {1, 0, -1, {0}, 0, NULL, NULL, 0, 120, 0.0, "mpiguide"};
     for (int i = 1; i < argc; i++) {
         const char *v;
         int64_t x;
@@ -167,6 +170,11 @@ int mg_cmd_selftest(int argc, char **argv) {
             if (mg_opt_i64_say("--case", mg_opt_value(argc, argv, &i, "--case"), 0, INT64_MAX,
                                &ro.only))
                 return 2;
+        } else if (!strncmp(argv[i], "--time-limit", 12)) {
+            if (mg_opt_i64_say("--time-limit", mg_opt_value(argc, argv, &i, "--time-limit"), 1,
+                               INT64_MAX, &x))
+                return 2;
+            ro.time_limit = (double)(x > 86400 * 365 ? 86400 * 365 : x);
         } else if (!strncmp(argv[i], "--timeout", 9)) {
             if (mg_opt_i64_say("--timeout", mg_opt_value(argc, argv, &i, "--timeout"), 1, INT64_MAX,
                                &x))
@@ -200,8 +208,8 @@ int mg_cmd_selftest(int argc, char **argv) {
             ro.any_coll = 1;
         }
     }
-    if (!random && (ro.only >= 0 || ro.algs || ro.repro_dir || ro.verbose)) {
-        mg_error("selftest", "--case, --alg, --repro and --verbose need --random");
+    if (!random && (ro.only >= 0 || ro.algs || ro.repro_dir || ro.verbose || ro.time_limit)) {
+        mg_error("selftest", "--case, --alg, --repro, --time-limit and --verbose need --random");
         return 2;
     }
     if (ro.only >= ro.cases && random) ro.cases = ro.only + 1;

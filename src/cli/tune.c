@@ -16,6 +16,7 @@
 #include "util/diag.h"
 #include "util/optval.h"
 #include "util/file.h"
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -34,6 +35,8 @@
     "interleaved; an entry is kept only when significantly faster in every one of them.\n"         \
     "A launch whose default runs over 3x its check median at an entry's size is set aside\n"       \
     "as disturbed and that collective's lines run once more (at most max(V, 2) more).\n"           \
+    "A launch whose measurements make no progress for 300 s (MPIGUIDE_WATCHDOG=S, which\n"         \
+    "the launches inherit; --watchdog on an input line) stops; tune names it and why.\n"           \
     "Candidates are the mock-ups and the MPI's own algorithms (*_lib_*); export the\n"             \
     "library-algorithm part with `mpiguide export` (docs/library-algorithms.md).\n"                \
     "  --launcher CMD   how to start an MPI job: \"mpirun.openmpi -n 4\", \"srun --mpi=pmix\"\n"   \
@@ -146,13 +149,57 @@ static void add_quoted(char *cmd, size_t len, const char *s) {
     cmd[at] = 0;
 }
 
+/* The `#@stopped=` note the watchdog of a launch left at the end of a raw file (src/bench/
+ * watchdog.c), from the last 4 KiB of `file`; 1 when found (in note, without the key). */
+static int note_of_file(const char *file, char *note, size_t len) {
+    FILE *f = fopen(file, "r");
+    if (!f) return 0;
+    char tail[4097];
+    size_t n = 0;
+    if (!fseek(f, 0, SEEK_END)) {
+        long size = ftell(f);
+        if (size > 4096 && fseek(f, size - 4096, SEEK_SET)) size = 0;
+        if (size <= 4096) rewind(f);
+        n = fread(tail, 1, sizeof tail - 1, f);
+    }
+    fclose(f);
+    tail[n] = 0;
+    const char *at = NULL;
+    for (const char *p = tail; (p = strstr(p, "#@stopped=")); p++)
+        if (p == tail || p[-1] == '\n') at = p;
+    if (!at) return 0;
+    at += strlen("#@stopped=");
+    snprintf(note, len, "%.*s", (int)strcspn(at, "\n"), at);
+    return 1;
+}
+
+/* The note of a launch that wrote `path`: a raw file, or a directory of them. */
+static int stop_note(const char *path, char *note, size_t len) {
+    DIR *d = opendir(path);
+    if (!d) return note_of_file(path, note, len);
+    int found = 0;
+    for (struct dirent *e; !found && (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".dat")) continue;
+        char file[8400];
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        found = note_of_file(file, note, len);
+    }
+    closedir(d);
+    return found;
+}
+
 /* Runs a shell command; returns its exit status (or 1 when it did not run). A failure is named
  * here, with the command when --quiet did not show it: the launcher's own messages (srun:
- * error: ...) rarely say which of tune's launches failed. */
-static int run(const char *what, const char *cmd, int quiet) {
+ * error: ...) rarely say which of tune's launches failed. A launch its watchdog stopped is
+ * named with the watchdog's note from its raw data (`out`, a file or a directory): launchers
+ * report the rank's exit code 4 differently (MPICH's mpiexec may say 9, the signal it ended
+ * the other ranks with). */
+static int run(const char *what, const char *cmd, int quiet, const char *out) {
     if (!quiet) fprintf(stderr, "mpiguide tune: %s\n  $ %s\n", what, cmd);
     fflush(NULL);
     int st = system(cmd), rc = 1;
+    char note[1024];
     if (st == -1) {
         mg_error("tune", "%s: cannot run the shell: %s", what, strerror(errno));
     } else if (WIFSIGNALED(st)) {
@@ -162,6 +209,8 @@ static int run(const char *what, const char *cmd, int quiet) {
         mg_error("tune",
                  "%s: the launcher could not be started (exit code %d: %s); check --launcher", what,
                  rc, rc == 127 ? "command not found" : "not executable");
+    } else if (rc && out && stop_note(out, note, sizeof note)) {
+        mg_error("tune", "%s failed with exit code %d: stopped by the %s", what, rc, note);
     } else if (rc) {
         char why[64] = "";
         if (rc > 128 && rc < 128 + 65)
@@ -182,7 +231,7 @@ static char *read_text(const char *path) {
  * (--spread), in one job. */
 static int validate_line(const tune_opts *o, const char *self, const char *lib,
                          const mg_input_line *l, int k, const char *stem) {
-    char cmd[16384], arg[4200 + 16];
+    char cmd[16384], arg[4400];
     snprintf(cmd, sizeof cmd, "%s env", o->launcher);
     snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
     add_quoted(cmd, sizeof cmd, arg);
@@ -199,10 +248,10 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, "--interleave=10");
     add_quoted(cmd, sizeof cmd, "--spread");
     add_quoted(cmd, sizeof cmd, "--shuffle");
-    char dir[4096], file[4180];
+    char dir[4096], out[4300];
     mg_out_launch(dir, sizeof dir, o->r.outdir, MG_OUT_TUNED, k);
-    mg_out_rawfile(file, sizeof file, dir, stem);
-    snprintf(arg, sizeof arg, "--output-file=%s", file);
+    mg_out_rawfile(out, sizeof out, dir, stem);
+    snprintf(arg, sizeof arg, "--output-file=%s", out);
     add_quoted(cmd, sizeof cmd, arg);
     if (o->r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
     char what[256];
@@ -213,7 +262,7 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
         snprintf(what, sizeof what,
                  "validation launch %d: %s again (a launch was disturbed at an entry's size)", k,
                  l->call);
-    return run(what, cmd, o->r.quiet);
+    return run(what, cmd, o->r.quiet, out);
 }
 
 /* OUTDIR/tuned/launch-K, writable. 0, or 1. */
@@ -350,7 +399,11 @@ int mg_cmd_tune(int argc, char **argv) {
         add_quoted(cmd, sizeof cmd, "--no-analyze");
         if (o.r.quiet) add_quoted(cmd, sizeof cmd, "--quiet");
         snprintf(what, sizeof what, "check launch %d of %d", k, o.launches);
-        rc = run(what, cmd, o.r.quiet) ? 1 : 0;
+        /* the directory this launch creates: check takes the first free raw/launch-K */
+        char dir[4300];
+        mg_out_launch(dir, sizeof dir, o.r.outdir, MG_OUT_RAW,
+                      mg_out_free_launch(o.r.outdir, MG_OUT_RAW));
+        rc = run(what, cmd, o.r.quiet, dir) ? 1 : 0;
         if (rc)
             mg_error("tune",
                      "stopped; the raw data of the launches so far is in %s/raw (`mpiguide analyze "

@@ -2,13 +2,16 @@
  * "The guard"): a tuned application must never be slower than the untuned one, so each profile
  * entry the application uses checks itself in the run. Per (communicator, collective, message
  * size) covered by an entry, guard_rule.h says which calls are sampled: a sampled call runs the
- * library's default or the mock-up and is timed locally. When a window of samples is complete,
- * the ranks reduce their times (the maximum per sample, one PMPI_Allreduce on the
- * communicator's private duplicate: comm_private.c) and every rank decides from the same numbers,
- * so an entry slower than the default is switched off on every rank at the same call. Every
- * other covered call costs a cache lookup, a probe of a small table and guard_rule's counter
- * compare. The finalize footer reports per entry the speed-up with its 95 % interval, its
- * state, and for entries switched off whether all ranks agree on the call. */
+ * library's default or the mock-up and is timed locally, with whether the rank was switched out
+ * of its core meanwhile. When a window of samples is complete, the ranks reduce their times and
+ * flags (the maximum per sample, one PMPI_Allreduce on the communicator's private duplicate:
+ * comm_private.c) and every rank decides from the same numbers, so an entry is confirmed,
+ * switched off or left undecided (running the default) on every rank at the same call. Every
+ * other call of a checking or confirmed entry costs a cache lookup, a probe of a small table and
+ * guard_rule's counter compare. The finalize footer reports per entry the speed-up with its 95 %
+ * interval, the windows and the disturbed ones, its state, and for entries switched off whether
+ * all ranks agree on the call. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "guard.h"
 #include "comm_private.h"
 #include "model/guard_rule.h"
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define SLOTS 32 /* guarded (collective, size) per communicator; more run unguarded */
 _Static_assert((SLOTS & (SLOTS - 1)) == 0, "SLOTS is a power of two");
@@ -27,7 +31,8 @@ typedef struct gslot {
     int coll, alg, p;
     int64_t msize;
     mg_guard_entry e;
-    int64_t agree[2]; /* at finalize: max and -min over ranks of off_at */
+    int64_t agree[2];   /* at finalize: max and -min over ranks of off_at */
+    int said_undecided; /* rank 0 warned that the entry is undecided */
 } gslot;
 
 typedef struct gcomm { /* the guard's state of one communicator */
@@ -99,25 +104,32 @@ static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
 
 /* The window is complete: one reduction over the ranks, then the same decision everywhere. */
 static void checkpoint(gcomm *g, gslot *s) {
-    double in[2 * MG_GUARD_WINDOW], out[2 * MG_GUARD_WINDOW];
+    enum { W = MG_GUARD_WINDOW };
+    double in[3 * W], out[3 * W];
     memcpy(in, s->e.win_d, sizeof s->e.win_d);
-    memcpy(in + MG_GUARD_WINDOW, s->e.win_t, sizeof s->e.win_t);
-    if (PMPI_Allreduce(in, out, 2 * MG_GUARD_WINDOW, MPI_DOUBLE, MPI_MAX, mg_private_comm(g)) !=
-        MPI_SUCCESS) {
+    memcpy(in + W, s->e.win_t, sizeof s->e.win_t);
+    memcpy(in + 2 * W, s->e.win_x, sizeof s->e.win_x);
+    if (PMPI_Allreduce(in, out, 3 * W, MPI_DOUBLE, MPI_MAX, mg_private_comm(g)) != MPI_SUCCESS) {
         s->e.npairs = 0; /* the MPI failed on every rank alike: try the next window */
         return;
     }
     mg_guard_verdict v;
-    double lo, hi, est;
-    mg_guard_ratio_ci(out, MG_GUARD_WINDOW, out + MG_GUARD_WINDOW, MG_GUARD_WINDOW, 0.95, &est, &lo,
-                      &hi);
-    mg_guard_decide(&s->e, out, out + MG_GUARD_WINDOW, MG_GUARD_WINDOW, &v);
+    mg_guard_decide(&s->e, out, out + W, out + 2 * W, W, &v);
     if (v.slower && g->rank == 0)
         mg_warning("libmpiguide",
                    "guard: %s %lld B on %d ranks: %s is slower than the default (speed-up %.3g, "
                    "95%% CI %.3g-%.3g, %d sample pairs); the default runs from call %llu on",
-                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_alg_name(s->alg), est, lo,
-                   hi, MG_GUARD_WINDOW, (unsigned long long)s->e.off_at + 1);
+                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_alg_name(s->alg), v.speedup,
+                   v.lo, v.hi, v.pairs, (unsigned long long)s->e.off_at + 1);
+    if (s->e.state == MG_GUARD_UNDECIDED && !s->said_undecided && g->rank == 0)
+        mg_warning("libmpiguide",
+                   "guard: %s %lld B on %d ranks: %s undecided, the samples too noisy to tell it "
+                   "from the default after %d windows (speed-up %.3g, 95%% CI %.3g-%.3g); the "
+                   "default runs from call %llu on, sampling goes on",
+                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_alg_name(s->alg),
+                   s->e.checkpoints, v.speedup, v.lo, v.hi,
+                   (unsigned long long)s->e.undecided_at + 1);
+    s->said_undecided |= s->e.state == MG_GUARD_UNDECIDED;
 }
 
 /* The slow half: a sampled call, a call of an entry switched off. */
@@ -129,6 +141,10 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
         *rc = mg_run_default(s->coll, a);
         return 1;
     }
+    /* a rank switched out of its core (preempted, or its yield taken by another process or
+     * rank) measures the scheduler: the pair is disturbed (guard_rule.h) */
+    struct rusage r0, r1;
+    int known = getrusage(RUSAGE_THREAD, &r0) == 0;
     double t0 = PMPI_Wtime();
     int ran = 1; /* a library algorithm that could not run leaves the default's time */
     if (act == MG_GUARD_TIME_DEFAULT) {
@@ -138,14 +154,16 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
                              : mg_dispatch_complete(alg, a, sh, &ran);
     }
     double t = PMPI_Wtime() - t0;
-    int lib = alg >= mg_nalgs; /* ids after the registry's rows */
+    int disturbed = known && getrusage(RUSAGE_THREAD, &r1) == 0 && r1.ru_nivcsw != r0.ru_nivcsw;
+    int lib = alg >= mg_nalgs;
     mg_count(s->coll, act == MG_GUARD_TIME_DEFAULT ? MG_N_GUARD
                       : !lib                       ? MG_N_MOCKUP
                       : ran == 1                   ? MG_N_LIBRARY
                       : ran == 2                   ? MG_N_FB_ARGS
                                                    : MG_N_FB_LIBRARY);
-    /* every rank knows whether the library algorithm ran (its setup is agreed) */
-    if (ran == 1 && mg_guard_record(&s->e, act, t)) checkpoint(g, s);
+    /* every rank knows whether the library algorithm ran (its setup is agreed): a sample that
+     * ran the default instead is not timed */
+    if (mg_guard_record(&s->e, act, ran == 1 ? t : -1.0, disturbed)) checkpoint(g, s);
     return 1;
 }
 
@@ -222,14 +240,18 @@ static void report_slot(FILE *f, const gslot *s) {
     mg_guard_speedup(&s->e, 0.95, &est, &lo, &hi);
     const char *state = s->e.state == MG_GUARD_OFF         ? "off"
                         : s->e.state == MG_GUARD_CONFIRMED ? "confirmed"
+                        : s->e.state == MG_GUARD_UNDECIDED ? "undecided"
                                                            : "checking";
     fprintf(f,
             "#@mpiguide guard %s p=%d msize=%lld alg=%s calls=%llu sampled_default=%llu "
-            "sampled_tuned=%llu speedup=%.4g ci95=%.4g..%.4g state=%s",
+            "sampled_tuned=%llu speedup=%.4g ci95=%.4g..%.4g windows=%llu disturbed=%llu state=%s",
             mg_coll_name(s->coll), s->p, (long long)s->msize, mg_alg_name(s->alg),
             (unsigned long long)s->e.calls, (unsigned long long)s->e.sampled_default,
-            (unsigned long long)s->e.sampled_tuned, est, lo, hi, state);
+            (unsigned long long)s->e.sampled_tuned, est, lo, hi, (unsigned long long)s->e.windows,
+            (unsigned long long)s->e.disturbed, state);
     if (s->e.state == MG_GUARD_OFF) fprintf(f, " off_after=%llu", (unsigned long long)s->e.off_at);
+    if (s->e.state == MG_GUARD_UNDECIDED)
+        fprintf(f, " undecided_after=%llu", (unsigned long long)s->e.undecided_at);
     if (s->agree[0] != INT64_MIN)
         fprintf(f, " ranks_agree=%s", s->agree[0] == s->agree[1] ? "yes" : "no");
     fputc('\n', f);

@@ -1,5 +1,6 @@
-/* Clock-model fitting and composition (see bench_clock.h). */
+/* Clock-model fitting and composition (see clock_model.h). */
 #include "clock_model.h"
+#include "stats/stats.h"
 #include <math.h>
 
 /* p(c(t)) = c(t) + a2 + b2 (c(t) - x2), c(t) = t + a1 + b1 (t - x1); with d = t - x1 this is
@@ -22,31 +23,72 @@ double mg_clock_point(const double *t1, const double *tr, const double *t2, int 
     return t2[best] - t1[best];
 }
 
-void mg_clock_fit_points(const double *x, const double *y, int n, mg_clock_fit *f) {
-    double mx = 0.0, my = 0.0;
-    for (int i = 0; i < n; i++) mx += x[i], my += y[i];
-    mx /= n;
-    my /= n;
-    double sxx = 0.0, sxy = 0.0;
+/* The indexes of the k points with the smallest round trips, in keep[0..k) (ties: the earlier
+ * point), by insertion into a sorted list: k is at most MG_CLOCK_FIT_KEEP. */
+static void fastest(const double *rtt, int n, int k, int *keep) {
+    int m = 0;
     for (int i = 0; i < n; i++) {
-        sxx += (x[i] - mx) * (x[i] - mx);
-        sxy += (x[i] - mx) * (y[i] - my);
+        if (m == k && !(rtt[i] < rtt[keep[m - 1]])) continue;
+        int at = m < k ? m++ : m - 1;
+        while (at > 0 && rtt[i] < rtt[keep[at - 1]]) {
+            keep[at] = keep[at - 1];
+            at--;
+        }
+        keep[at] = i;
     }
-    double b = sxx > 0.0 ? sxy / sxx : 0.0;
-    double rss = 0.0;
-    for (int i = 0; i < n; i++) {
-        double r = y[i] - (my + b * (x[i] - mx));
-        rss += r * r;
+}
+
+void mg_clock_fit_points(const double *x, const double *y, const double *rtt, int n,
+                         mg_clock_fit *f) {
+    if (n < 1) {
+        *f = (mg_clock_fit){{0.0, 0.0, 0.0}, 0.0, INFINITY, 0, 0, 0.0, 0};
+        return;
     }
-    f->slope_se = (n > 2 && sxx > 0.0) ? sqrt(rss / (n - 2) / sxx) : INFINITY;
-    f->drift = n >= 3 && sxx > 0.0 && fabs(b) > 3.0 * f->slope_se;
+    int keep[MG_CLOCK_FIT_KEEP];
+    int k = (n + 1) / 2;
+    if (k < 3) k = n < 3 ? n : 3;
+    if (k > MG_CLOCK_FIT_KEEP) k = MG_CLOCK_FIT_KEEP;
+    fastest(rtt, n, k, keep);
+    double mx = 0.0;
+    for (int i = 0; i < k; i++) mx += x[keep[i]];
+    mx /= k;
+    /* Theil-Sen: the median of the slopes between kept points at different times */
+    double work[MG_CLOCK_FIT_KEEP * (MG_CLOCK_FIT_KEEP - 1) / 2]; /* 16 KB */
+    size_t ns = 0;
+    double sxx = 0.0;
+    for (int i = 0; i < k; i++) {
+        double xi = x[keep[i]];
+        sxx += (xi - mx) * (xi - mx);
+        for (int j = i + 1; j < k; j++)
+            if (x[keep[j]] != xi) work[ns++] = (y[keep[j]] - y[keep[i]]) / (x[keep[j]] - xi);
+    }
+    double b = ns ? mg_median_inplace(work, ns) : 0.0;
+    /* intercept and residual scale for that slope; then the same without a slope */
+    for (int i = 0; i < k; i++) work[i] = y[keep[i]] - b * (x[keep[i]] - mx);
+    double a = mg_median_inplace(work, (size_t)k);
+    for (int i = 0; i < k; i++) work[i] = fabs(y[keep[i]] - a - b * (x[keep[i]] - mx));
+    /* 1.4826 MAD estimates a normal sigma; the floor (the timer's resolution) keeps an exact
+     * line from giving a zero error */
+    double sigma = 1.4826 * mg_median_inplace(work, (size_t)k);
+    if (sigma < 1e-9) sigma = 1e-9;
+    f->fitted_b = b;
+    f->slope_se = k >= 3 && sxx > 0.0 ? sigma / sqrt(sxx) : INFINITY;
+    int significant = k >= 3 && sxx > 0.0 && fabs(b) > 3.0 * f->slope_se;
+    f->rejected = significant && fabs(b) > MG_CLOCK_DRIFT_MAX;
+    f->drift = significant && !f->rejected;
     if (!f->drift) {
         b = 0.0;
-        rss = 0.0;
-        for (int i = 0; i < n; i++) rss += (y[i] - my) * (y[i] - my);
+        for (int i = 0; i < k; i++) work[i] = y[keep[i]];
+        a = mg_median_inplace(work, (size_t)k);
+    }
+    double rss = 0.0;
+    for (int i = 0; i < k; i++) {
+        double r = y[keep[i]] - a - b * (x[keep[i]] - mx);
+        rss += r * r;
     }
     f->m.x0 = mx;
-    f->m.a = my;
+    f->m.a = a;
     f->m.b = b;
-    f->rms = n > 0 ? sqrt(rss / n) : 0.0;
+    f->rms = k > 0 ? sqrt(rss / k) : 0.0;
+    f->used = k;
 }

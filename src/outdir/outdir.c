@@ -26,6 +26,14 @@ int mg_out_launch(char *buf, size_t n, const char *outdir, int part, int k) {
     return fits(buf, n, snprintf(buf, n, "%s/%s/launch-%d", outdir, mg_out_name(part), k));
 }
 
+int mg_out_free_launch(const char *outdir, int part) {
+    char dir[4096];
+    struct stat st;
+    int k = 1;
+    while (k < 100000 && !mg_out_launch(dir, sizeof dir, outdir, part, k) && !stat(dir, &st)) k++;
+    return k;
+}
+
 int mg_out_rawfile(char *buf, size_t n, const char *launchdir, const char *stem) {
     return fits(buf, n, snprintf(buf, n, "%s/%s.dat", launchdir, stem));
 }

@@ -27,6 +27,9 @@ const char *mg_out_name(int part);
 int mg_out_path(char *buf, size_t n, const char *outdir, int part);
 /* OUTDIR/raw/launch-K or OUTDIR/tuned/launch-K (part MG_OUT_RAW or MG_OUT_TUNED). */
 int mg_out_launch(char *buf, size_t n, const char *outdir, int part, int k);
+/* The first K whose launch directory of part (MG_OUT_RAW or MG_OUT_TUNED) does not exist: the
+ * one a new launch takes. */
+int mg_out_free_launch(const char *outdir, int part);
 /* DIR/<stem>.dat: a raw file in a launch directory. */
 int mg_out_rawfile(char *buf, size_t n, const char *launchdir, const char *stem);
 /* Creates dir and its missing parents (mkdir -p); 0, or -1 with errno. */

@@ -11,7 +11,7 @@
 typedef struct mg_verdict {
     char violations[256]; /* violations found, quality score */
     char entries[512];    /* profile entries kept / rejected, validated speed-ups */
-    char machine[256];    /* "timings are not trustworthy: ..." or empty */
+    char machine[400];    /* "timings are not trustworthy: ..." or empty */
     char drift[256];      /* "timings drift between launches: ..." or empty */
 } mg_verdict;
 /* The verdict says timings drift when the default's per-launch medians at a size differ by at
@@ -26,6 +26,9 @@ int mg_an_drift(const mg_analysis *a, double *median, double *max);
  * size has the default in two launches. */
 double mg_drift_text(const mg_analysis *a, char *buf, size_t n);
 void mg_verdict_of(const mg_analysis *a, mg_verdict *v);
+/* Whether the timings are not trustworthy (oversubscribed or busy), and why (the text of the
+ * summary's machine line and the verdict). */
+int mg_untrusted(const mg_analysis *a);
 const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n);
 /* The verdict on f, with where the report is when outdir is not NULL. */
 void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f);

@@ -93,8 +93,8 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
     if (a->library[0]) fprintf(f, "  library:     %s\n", a->library);
     fprintf(f, "  job:         %s node(s), %s ranks per node, %s processes\n",
             a->nodes[0] ? a->nodes : "?", a->ppn[0] ? a->ppn : "?", a->nprocs[0] ? a->nprocs : "?");
-    if (a->oversub) {
-        char why[256];
+    if (mg_untrusted(a)) {
+        char why[400];
         fprintf(f, "  machine:     %s\n", mg_oversub_text(a, why, sizeof why));
     }
     char drift[160];
@@ -254,7 +254,10 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
                 "  %d size%s without an entry (no-regression check, tuned = the library's own)"
                 ": %d slower than 0.95x%s\n",
                 a->nnoentry, a->nnoentry == 1 ? "" : "s", a->nnoentry_slow,
-                a->nnoentry_slow && a->oversub ? " (the machine is oversubscribed: noise)" : "");
+                !a->nnoentry_slow ? ""
+                : a->oversub      ? " (the machine is oversubscribed: noise)"
+                : a->busy         ? " (other processes shared the cores: noise)"
+                                  : "");
     }
     if (a->ndisturbed) {
         int lim = brief ? 5 : a->ndisturbed;

@@ -8,12 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+int mg_untrusted(const mg_analysis *a) {
+    return a->oversub || a->busy;
+}
+
 const char *mg_oversub_text(const mg_analysis *a, char *buf, size_t n) {
-    snprintf(buf, n, "timings are not trustworthy: %d ranks on %d cores%s", a->oversub_ranks,
-             a->oversub_cores,
-             a->busy_poll ? " (MPICH busy-polls, so a blocking call can wait a whole time slice "
-                            "of another rank)"
-                          : " (a rank waiting for a descheduled one loses a time slice)");
+    int k = 0;
+    if (a->oversub)
+        k = snprintf(buf, n, "timings are not trustworthy: %d ranks on %d cores%s",
+                     a->oversub_ranks, a->oversub_cores,
+                     a->busy_poll ? " (MPICH busy-polls, so a blocking call can wait a whole time "
+                                    "slice of another rank)"
+                                  : " (a rank waiting for a descheduled one loses a time slice)");
+    if (a->busy && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k,
+                 "%sother processes shared the cores (a rank was switched out of its core %.0f "
+                 "times a second and got %.0f%% of one)",
+                 a->oversub ? "; " : "timings are not trustworthy: ", a->busy_switches,
+                 100 * a->busy_share);
     return buf;
 }
 
@@ -86,7 +98,7 @@ void mg_verdict_of(const mg_analysis *a, mg_verdict *v) {
                  a->nkept, a->nkept == 1 ? "y" : "ies", a->nrejected,
                  mg_fmt_num(b1, sizeof b1, lo, 3), mg_fmt_num(b2, sizeof b2, hi, 3), a->ntuned,
                  a->ntuned == 1 ? "" : "es");
-    if (a->oversub) mg_oversub_text(a, v->machine, sizeof v->machine);
+    if (mg_untrusted(a)) mg_oversub_text(a, v->machine, sizeof v->machine);
     char drift[160];
     if (mg_drift_text(a, drift, sizeof drift) >= MG_DRIFT)
         snprintf(v->drift, sizeof v->drift,
@@ -104,6 +116,8 @@ void mg_print_verdict(const mg_analysis *a, const char *outdir, FILE *f) {
     if (a->nnoentry_slow)
         fprintf(f, "  %d size%s without a profile entry measured slower than 0.95x (%s)\n",
                 a->nnoentry_slow, a->nnoentry_slow == 1 ? "" : "s",
-                a->oversub ? "noise of the oversubscribed machine" : "noise: repeat the run");
+                a->oversub ? "noise of the oversubscribed machine"
+                : a->busy  ? "noise of the busy machine"
+                           : "noise: repeat the run");
     if (outdir) fprintf(f, "  report: %s/report.html   profiles: %s/profiles/\n", outdir, outdir);
 }

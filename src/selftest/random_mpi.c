@@ -625,26 +625,43 @@ int mg_selftest_random(const mg_random_opts *o) {
     known_by = calloc((size_t)defects.n + 1, sizeof *known_by);
     shown = calloc((size_t)nalgs, sizeof *shown);
     details = calloc((size_t)nalgs, sizeof *details);
-    int *algs = calloc((size_t)nalgs + 1, sizeof *algs);
-    if (!tallies || !known_by || !shown || !details || !algs) abort();
+    if (!tallies || !known_by || !shown || !details) abort();
     if (wrank == 0) {
         printf("mpiguide selftest --random %" PRId64 " --seed %" PRIu64 " on %d ranks (%s)\n",
                o->cases, o->seed, wsize, library_line());
         fflush(stdout);
     }
+    /* the algorithms of each collective tested, the default first (nalg[c] = 0: not tested) */
+    int *nalg = calloc(MPIGUIDE_COLL_COUNT, sizeof *nalg);
+    int *algs = calloc((size_t)MPIGUIDE_COLL_COUNT * ((size_t)nalgs + 1), sizeof *algs);
+    if (!nalg || !algs) abort();
     for (int coll = 0; coll < MPIGUIDE_COLL_COUNT; coll++) {
         if ((o->any_coll && !o->colls[coll]) || !mg_rcase_supported(coll)) continue;
-        int nalg = 0;
-        algs[nalg++] = mpiguide_default_algorithm(coll);
+        int *v = algs + (size_t)coll * ((size_t)nalgs + 1), n = 0;
+        v[n++] = mpiguide_default_algorithm(coll);
         for (int a = 0; a < nalgs; a++)
-            if (mpiguide_algorithm_collective(a) == coll && a != algs[0] && selected(o, a))
-                algs[nalg++] = a;
-        if (nalg == 1 && !o->any_coll) continue; /* nothing to compare the library with */
-        if (o->algs && nalg == 1) continue;
+            if (mpiguide_algorithm_collective(a) == coll && a != v[0] && selected(o, a)) v[n++] = a;
+        if (n == 1 && !o->any_coll) continue; /* nothing to compare the library with */
+        if (o->algs && n == 1) continue;
+        nalg[coll] = n;
         any = 1;
-        for (int64_t k = 0; k < o->cases; k++)
-            if (o->only < 0 || k == o->only) bad |= one_case(o, coll, k, algs, nalg);
     }
+    /* case k of every collective, then case k + 1: a run cut by --time-limit has tested every
+     * collective alike; rank 0's clock decides between rounds, so every rank stops together */
+    double t0 = MPI_Wtime();
+    int64_t rounds = 0;
+    int cut = 0;
+    for (int64_t k = 0; k < o->cases && !cut; k++) {
+        if (o->only >= 0 && k != o->only) continue;
+        for (int coll = 0; coll < MPIGUIDE_COLL_COUNT; coll++)
+            if (nalg[coll])
+                bad |= one_case(o, coll, k, algs + (size_t)coll * ((size_t)nalgs + 1), nalg[coll]);
+        rounds++;
+        cut = o->time_limit > 0 && wrank == 0 && MPI_Wtime() - t0 >= o->time_limit &&
+              k + 1 < o->cases && o->only < 0;
+        PMPI_Bcast(&cut, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    free(nalg);
     /* the counts of every group's rank 0, summed */
     long *mine = (long *)tallies, *sum = calloc((size_t)nalgs, sizeof(tally));
     if (!sum) abort();
@@ -680,6 +697,9 @@ int mg_selftest_random(const mg_random_opts *o) {
                        : defects.v[i].effect == MG_EFFECT_ERROR ? "error returned"
                                                                 : "wrong result",
                        defects.v[i].reproducer);
+        if (o->only < 0)
+            printf("ran %lld of %lld cases per collective in %.1f s%s\n", (long long)rounds,
+                   (long long)o->cases, MPI_Wtime() - t0, cut ? ": stopped by --time-limit" : "");
         printf("library defects: %ld new, %ld known; mock-up defects: %ld; unexplained "
                "mismatches: %ld; errors: %ld\n",
                library, known, mockup, unexplained, errors);

@@ -17,6 +17,7 @@ typedef struct mg_random_opts {
     const char *repro_dir; /* write reproducers of new findings here */
     int verbose;
     int timeout;       /* seconds per case before the run is aborted naming it */
+    double time_limit; /* --time-limit: no case starts after this many seconds (0: none) */
     const char *argv0; /* the tool's path, for the rerun commands */
 } mg_random_opts;
 

@@ -8,7 +8,11 @@
 # default among them (the slow default loses by 10-30x at the small sizes, to every mock-up and
 # library algorithm, so which of those wins depends on the machine's load; at 200 KiB a loaded
 # machine may make the default win fairly), with correct results.
-# usage: apptune_e2e.sh MPIGUIDE_TESTALGS_BIN TESTALGS_LIB APP MPIEXEC NP WORKDIR
+# With LOAD=1 (the test of label `load`: a busy process per core besides) a result the
+# machine's noise can change (an alternative to the default found, hence measured decisions for
+# every call) may instead be missing when tune itself says the timings were not trustworthy;
+# everything else must hold.
+# usage: [LOAD=1] apptune_e2e.sh MPIGUIDE_TESTALGS_BIN TESTALGS_LIB APP MPIEXEC NP WORKDIR
 set -u
 bin=$1 lib=$2 app=$3 mpiexec=$4 np=$5 work=$6
 half=$((np / 2))
@@ -18,6 +22,15 @@ fail() {
         [ -f "$work/$f" ] && sed "s|^|  $f: |" "$work/$f" | tail -40
     done
     exit 1
+}
+noisy() { # a timing result is missing: under load, acceptable when tune says why
+    said=$(grep -m1 'timings are not trustworthy' "$work/tune.log")
+    if [ "${LOAD:-0}" = 1 ] && [ -n "$said" ]; then
+        echo "under load: $*, and tune said so: $said"
+        echo "1 passed, 0 failed"
+        exit 0
+    fi
+    fail "$*"
 }
 rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
 cd "$work" || fail "cannot enter $work"
@@ -45,11 +58,11 @@ for p in "$np" "$half"; do
     grep -q '^#@datatype=MPI_DOUBLE$' "$prf" && grep -q '^#@operation=MPI_SUM$' "$prf" ||
         fail "$prf does not say MPI_DOUBLE/MPI_SUM"
     grep -Eq '^[0-9]+ allreduce_(as|lib)_' "$prf" ||
-        fail "$prf names no MPI_Allreduce mock-up or library algorithm"
+        noisy "$prf names no MPI_Allreduce mock-up or library algorithm"
     grep -q '^#@range=' "$prf" || fail "$prf has no range justification"
 done
 "$bin" profile check out/profiles >check.log 2>&1 || fail "profile check: $(cat check.log)"
-grep -q "covered: 16-262144 bytes" check.log || fail "profile check shows no covered interval: $(cat check.log)"
+grep -q "covered: 16-262144 bytes" check.log || noisy "profile check shows no covered interval: $(cat check.log)"
 
 # 3. the tuned application: every MPI_Allreduce call covered on both sizes
 timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$work/out/profiles" \
@@ -61,8 +74,9 @@ for p in "$np" "$half"; do
     calls=$(printf '%s\n' "$line" | sed -n 's/.* calls=\([0-9]*\).*/\1/p')
     covered=$(printf '%s\n' "$line" | sed -n 's/.* covered=\([0-9]*\).*/\1/p')
     mockup=$(printf '%s\n' "$line" | sed -n 's/.* mockup=\([0-9]*\).*/\1/p')
-    [ -n "$calls" ] && [ "$calls" -gt 0 ] && [ "$covered" = "$calls" ] && [ "$mockup" -gt 0 ] ||
-        fail "MPI_Allreduce p=$p not fully covered (or no alternative to the default ran): $line"
+    [ -n "$calls" ] && [ "$calls" -gt 0 ] && [ "$covered" = "$calls" ] ||
+        fail "MPI_Allreduce p=$p not fully covered: $line"
+    [ "$mockup" -gt 0 ] || noisy "MPI_Allreduce p=$p: no alternative to the default ran: $line"
     echo "MPI_Allreduce p=$p: $covered of $calls calls covered (calls_pct=100.0), $mockup ran a mock-up or library algorithm"
 done
 echo "1 passed, 0 failed"

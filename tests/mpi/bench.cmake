@@ -29,7 +29,9 @@ if(MPIGUIDE_TEST_ALGORITHMS)
   add_executable(mpiguide_testalgs_cli ${mg_cli_sources})
   set_target_properties(mpiguide_testalgs_cli PROPERTIES OUTPUT_NAME mpiguide-testalgs
     BUILD_RPATH "${CMAKE_BINARY_DIR}/lib")
-  target_compile_definitions(mpiguide_testalgs_cli PRIVATE MG_BUILT_MPI="${MPIGUIDE_MPI}")
+  # MPIGUIDE_TEST_HOOKS: the tool's test-only variables (MPIGUIDE_TEST_CLOCK_*, src/bench/clock.c)
+  target_compile_definitions(mpiguide_testalgs_cli PRIVATE MG_BUILT_MPI="${MPIGUIDE_MPI}"
+    MPIGUIDE_TEST_HOOKS)
   target_include_directories(mpiguide_testalgs_cli PRIVATE ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(mpiguide_testalgs_cli PRIVATE mpiguide_testalgs mgpure MPI::MPI_C)
 endif()

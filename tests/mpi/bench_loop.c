@@ -109,9 +109,11 @@ static void one_method(int sync, int runtime) {
 
 static void clocks(void) {
     mg_clock_model m;
-    double err = -1;
-    int rc = mg_clock_sync(MPI_COMM_WORLD, 6, 4, size > 2, &m, &err);
+    double err = -1, rejected = -1;
+    int rc = mg_clock_sync(MPI_COMM_WORLD, 6, 4, size > 2, &m, &err, &rejected);
     mt_check(rc == MPI_SUCCESS && isfinite(err) && err >= 0, "clock sync rc %d err %g", rc, err);
+    mt_check(fabs(m.b) <= MG_CLOCK_DRIFT_MAX && isfinite(rejected), "drift %g within the bound",
+             m.b);
     if (rank == 0) mt_check(m.a == 0 && m.b == 0, "rank 0 is the reference: a %g b %g", m.a, m.b);
     double all[2] = {err, -err}, out[2];
     PMPI_Allreduce(all, out, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

@@ -112,18 +112,29 @@ set(IC_FORCED_COLLS Allgather Allreduce Alltoall Bcast Gather Reduce Reduce_scat
 
 # ic_test(NAME NP n RUN args... [EXPECT re...] [REJECT re...] [FAIL] [REPORT_FILE f EXPECT_FILE re...]
 #         [NEED_FILE f])  RUN follows `mpiexec -n NP` (MPMD blocks allowed).
+# LOAD: the test `load.NAME` of label `load` instead, the same command under
+# tests/mpi/under_load.sh (one extra busy process per core; tests/CMakeLists.txt).
 function(ic_test name)
-  cmake_parse_arguments(T "FAIL" "NP;REPORT_FILE;NEED_FILE" "RUN;EXPECT;REJECT;EXPECT_FILE" ${ARGN})
-  string(REPLACE ";" "@@" cmd "timeout;240;${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};${T_NP};${T_RUN}")
+  cmake_parse_arguments(T "FAIL;LOAD" "NP;REPORT_FILE;NEED_FILE" "RUN;EXPECT;REJECT;EXPECT_FILE" ${ARGN})
+  set(cmd "timeout;240;${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};${T_NP};${T_RUN}")
+  set(test ic.${name})
+  if(T_LOAD)
+    set(cmd "${MG_UNDER_LOAD};${cmd}")
+    set(test load.${name})
+  endif()
+  string(REPLACE ";" "@@" cmd "${cmd}")
   string(REPLACE ";" "@@" expect "${T_EXPECT}")
   string(REPLACE ";" "@@" reject "${T_REJECT}")
   string(REPLACE ";" "@@" expect_file "${T_EXPECT_FILE}")
-  add_test(NAME ic.${name}
+  add_test(NAME ${test}
     COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" "-DEXPECT=${expect}" "-DREJECT=${reject}"
             "-DFAIL=${T_FAIL}" "-DREPORT_FILE=${T_REPORT_FILE}" "-DEXPECT_FILE=${expect_file}"
             "-DNEED_FILE=${T_NEED_FILE}" -P ${CMAKE_CURRENT_SOURCE_DIR}/mpi/intercept_run.cmake)
-  set_tests_properties(ic.${name} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2
+  set_tests_properties(${test} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2
     TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+  if(T_LOAD)
+    set_tests_properties(${test} PROPERTIES RUN_SERIAL TRUE LABELS load)
+  endif()
 endfunction()
 
 # --- forced mode: every regular collective through a mock-up, results checked ---

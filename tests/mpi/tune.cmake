@@ -13,6 +13,11 @@ if(TARGET mpiguide_testalgs_cli)
             $<TARGET_FILE:mpiguide_testalgs_cli> ${MPIEXEC_EXECUTABLE} 2
             ${CMAKE_CURRENT_BINARY_DIR}/tune_disturbed)
   set_tests_properties(mpi.tune_disturbed.np2 PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2)
+  # the same with one busy process per core besides (label `load`)
+  mg_load_test(tune_e2e.np2 TIMEOUT 420
+    COMMAND timeout 400 ${MG_UNDER_LOAD} env LOAD=1 sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/tune_e2e.sh
+            $<TARGET_FILE:mpiguide_testalgs_cli> ${MPIEXEC_EXECUTABLE} 2
+            ${CMAKE_CURRENT_BINARY_DIR}/load_tune_e2e)
 endif()
 
 # End to end of tuning for an application: record a test program (MPI_Allreduce and MPI_Bcast on
@@ -34,4 +39,10 @@ if(TARGET mpiguide_testalgs_cli)
             $<TARGET_FILE:apptune_app> ${MPIEXEC_EXECUTABLE} ${np}
             ${CMAKE_CURRENT_BINARY_DIR}/apptune_e2e)
   set_tests_properties(mpi.apptune_e2e.np${np} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2)
+  # under load at 2 ranks on both MPIs: 4 ranks and 2 busy processes on 2 cores took 516 s
+  mg_load_test(apptune_e2e.np2 TIMEOUT 900
+    COMMAND timeout 880 ${MG_UNDER_LOAD} env LOAD=1 sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/apptune_e2e.sh
+            $<TARGET_FILE:mpiguide_testalgs_cli> $<TARGET_FILE:mpiguide_testalgs>
+            $<TARGET_FILE:apptune_app> ${MPIEXEC_EXECUTABLE} 2
+            ${CMAKE_CURRENT_BINARY_DIR}/load_apptune_e2e)
 endif()

@@ -304,6 +304,45 @@ static void no_entry(void) {
     done(&r, dir);
 }
 
+/* Issue 26: a check launch whose raw file ends with the bench's `#@busy` lines (other
+ * processes shared the cores) makes the summary, the verdict and the report say the timings are
+ * not trustworthy, with the worst launch's numbers, and names the machine as the noise of a
+ * slower size; without them nothing is said. */
+static void busy_machine(void) {
+    for (int busy = 0; busy < 2; busy++) {
+        char *dir = synth_tmpdir();
+        synth_seed(16);
+        synth_series(dir, 2, AR, "default", 64, 20e-6, 0.03, 60);
+        synth_series(dir, 2, AR, MOCK, 64, 30e-6, 0.03, 60);
+        for (int l = 0; busy && l < 2; l++) { /* the trailer, after the rows */
+            FILE *f = synth_open(dir, l, AR, 4);
+            if (f)
+                fprintf(f, "#@busy=1\n#@busy_switches_per_s=%d\n#@busy_cpu_share=%s\n",
+                        l ? 120 : 40, l ? "0.45" : "0.80");
+            if (f) fclose(f);
+        }
+        for (int k = 1; k <= 2; k++) val_rows(dir, k, 64, 20e-6, 28e-6, 60, 0.03, NULL);
+        run r;
+        CHECK(analyse(dir, &r) == 0, "busy %d: analysis", busy);
+        mg_verdict vd;
+        mg_verdict_of(&r.a, &vd);
+        const char *want = "timings are not trustworthy: other processes shared the cores (a "
+                           "rank was switched out of its core 120 times a second and got 45% of "
+                           "one)";
+        CHECK(busy ? r.a.busy && !strcmp(vd.machine, want) : !r.a.busy && !vd.machine[0],
+              "busy %d: machine line '%s'", busy, vd.machine);
+        char *s = read_out(dir, "summary.txt"), *h = read_out(dir, "report.html");
+        CHECK(!busy || (s && strstr(s, want) &&
+                        strstr(s, "1 slower than 0.95x (other processes shared the cores: noise)")),
+              "busy: summary:\n%s", s ? s : "");
+        CHECK(!busy || (h && strstr(h, "<li class=\"warn\">timings are not trustworthy: other")),
+              "busy: the report warns at the top");
+        free(s);
+        free(h);
+        done(&r, dir);
+    }
+}
+
 /* A v-collective's profile is one range for all sizes: one rejected size removes it. */
 static void vcollective(void) {
     char *dir = synth_tmpdir();
@@ -499,6 +538,7 @@ int main(void) {
     missing_launch();
     unvalidated();
     no_entry();
+    busy_machine();
     vcollective();
     disturbed();
     return DONE();
