@@ -1,6 +1,7 @@
-/* The state of one `mpiguide bench` run shared by run.c (one measurement at a time) and
- * interleave.c (the measurements of one (call, msize) alternated in batches), and the steps
- * of a measurement both use: open (buffers, probe, verify, warm-up), write (rows, summary). */
+/* The state of one `mpiguide bench` run shared by run.c (one measurement at a time),
+ * interleave.c (the measurements of one (call, msize) alternated in batches) and measurement.c
+ * (the steps of a measurement both use: open, with buffers, probe, verify and warm-up; write,
+ * with rows and summary). */
 #ifndef MG_BENCH_RUNSTATE_H
 #define MG_BENCH_RUNSTATE_H
 

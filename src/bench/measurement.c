@@ -1,0 +1,155 @@
+/* The steps of one measurement that both a plain run (run.c) and interleaved rounds
+ * (interleave.c) take: the harness it runs on, opening it (call and buffers, the probe that the
+ * algorithm runs itself, --verify, warm-up) and writing its rows and --summary line. */
+#include "harness.h"
+#include "measurement_summary.h"
+#include "model/problems.h"
+#include "runstate.h"
+#include "table.h"
+#include "watchdog.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef mg_runstate runstate;
+
+static void print_summary(runstate *rs, const mg_job *j, const double *rt, const int *flag,
+                          int64_t n_obs) {
+    unsigned m = rs->o->summary;
+    if (!rs->summary_header) {
+        printf("# test alg msize n_valid%s%s%s%s\n", m & MG_SUMMARY_MIN ? " min" : "",
+               m & MG_SUMMARY_MEDIAN ? " median ci95_lo ci95_hi" : "",
+               m & MG_SUMMARY_MEAN ? " mean" : "", m & MG_SUMMARY_MAX ? " max" : "");
+        rs->summary_header = 1;
+    }
+    double *v = malloc(sizeof(double) * (size_t)(n_obs ? n_obs : 1));
+    if (!v) return;
+    size_t n = 0;
+    for (int64_t i = 0; i < n_obs; i++)
+        if (flag[i] == 0) v[n++] = rt[i];
+    mg_bench_summary s;
+    mg_bench_summarize(v, n, &s);
+    printf("%s %s %lld %zu", mpiguide_collective_name(j->coll), j->algname, (long long)j->msize, n);
+    if (m & MG_SUMMARY_MIN) printf(" %.10f", s.min);
+    if (m & MG_SUMMARY_MEDIAN) printf(" %.10f %.10f %.10f", s.median, s.ci_lo, s.ci_hi);
+    if (m & MG_SUMMARY_MEAN) printf(" %.10f", s.mean);
+    if (m & MG_SUMMARY_MAX) printf(" %.10f", s.max);
+    printf("\n");
+    fflush(stdout);
+    free(v);
+}
+
+/* Per-rank counts of an irregular problem for Gatherv/Scatterv (NULL: regular counts); a
+ * --table measurement carries its own problem type. */
+static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
+    const mg_bench_opts *o = rs->o;
+    if (!o->irregular[0] || (j->coll != MPIGUIDE_COLL_GATHERV && j->coll != MPIGUIDE_COLL_SCATTERV))
+        return NULL;
+    int64_t *counts = malloc(sizeof(int64_t) * (size_t)p);
+    if (counts)
+        mg_problem_counts(j->table_cell ? j->problem : mg_problem_parse(o->irregular), p,
+                          j->msize / (int64_t)sizeof(int), o->rho, rs->seed, counts);
+    return counts;
+}
+
+mg_harness *mg_meas_harness(runstate *rs, const mg_job *j) {
+    for (int k = 0; k < rs->nsub; k++)
+        if (rs->sub[k].q == j->q) return rs->sub[k].member ? &rs->sub[k].h : NULL;
+    return &rs->h;
+}
+
+int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_obs *obs,
+                 int *ready) {
+    mg_harness *h = mg_meas_harness(rs, j);
+    *ready = 0;
+    if (!h) return MPI_SUCCESS; /* not in this sub-communicator */
+    const mg_bench_opts *o = rs->o;
+    int rooted = mg_coll_is_rooted(j->coll), seq = rooted && (o->roots_rotate || o->nroots);
+    const char *cname = mpiguide_collective_name(j->coll);
+    mg_watchdog_meas(cname, j->algname, j->msize);
+    mg_watchdog_kick(MG_WD_SETUP);
+    char why[200] = "", where[300];
+    snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
+    int irregular = j->table_cell || (o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV ||
+                                                          j->coll == MPIGUIDE_COLL_SCATTERV));
+    int64_t *vcounts = problem_counts(rs, j, h->p);
+    int bad = mg_call_setup(c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
+                            seq ? -1 : o->root, h->comm, vcounts, why, sizeof why) != 0;
+    if (!bad && seq) {
+        c->roots = o->roots_rotate ? rs->rotate : o->roots;
+        c->nroots = o->roots_rotate ? h->p : o->nroots;
+        c->args.root = c->roots[0];
+    }
+    free(vcounts);
+    int obs_bad = bad || mg_obs_alloc(obs, obs_cap, h->rank) != 0;
+    int any_bad;
+    PMPI_Allreduce(&obs_bad, &any_bad, 1, MPI_INT, MPI_MAX, h->hcomm);
+    if (any_bad) {
+        mg_progress_clear(&rs->pr);
+        mg_say(h->rank, 0, where, "skipped: %s",
+               why[0] ? why
+                      : "out of memory for the "
+                        "observation arrays");
+        if (!bad) mg_call_free(c);
+        if (!obs_bad) mg_obs_free(obs);
+        return MPI_SUCCESS;
+    }
+
+    /* probe: does the algorithm itself run (the decision is the same on every rank)? */
+    int outcome = MPIGUIDE_RAN_DEFAULT;
+    unsigned declined = 0;
+    int rc =
+        j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, &declined);
+    if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
+        outcome != MPIGUIDE_RAN_MOCKUP) {
+        mg_progress_clear(&rs->pr);
+        mg_say(h->rank, 0, where, "skipped: the default ran instead (%s)",
+               outcome == MPIGUIDE_FALLBACK_MEMORY    ? "scratch need beyond size_msg_buffer_bytes"
+               : outcome == MPIGUIDE_FALLBACK_OFF     ? "mpiguide is not initialised"
+               : outcome == MPIGUIDE_FALLBACK_LIBRARY ? "the library algorithm could not be set "
+                                                        "up on this communicator"
+                                                      : "the algorithm declines these arguments");
+        goto fail;
+    }
+    if (rc == MPI_SUCCESS && o->verify && j->alg != mpiguide_default_algorithm(j->coll)) {
+        int bad_rank;
+        rc = mg_call_verify(c, h->rank, &bad_rank);
+        if (rc == MPI_SUCCESS && h->rank == 0) {
+            mg_progress_clear(&rs->pr);
+            if (bad_rank < 0) {
+                fprintf(stderr, "mpiguide: verify: %s: pass\n", where);
+            } else {
+                mg_say(0, 1, where, "verify: result differs from the default on rank %d", bad_rank);
+                rs->exit = 1;
+            }
+        }
+    }
+    for (int64_t i = 1; rc == MPI_SUCCESS && i < o->warmup; i++) rc = c->run(c);
+    if (rc != MPI_SUCCESS) goto fail;
+    *ready = 1;
+    return MPI_SUCCESS;
+fail:
+    mg_call_free(c);
+    mg_obs_free(obs);
+    return rc;
+}
+
+void mg_meas_write(runstate *rs, const mg_job *j, const double *rt, const int *flag, int64_t n) {
+    const mg_bench_opts *o = rs->o;
+    const char *label = j->table_cell ? mg_irrtab_label(rs->table, j) : NULL;
+    /* what went wrong with the clocks since the last rows (`#@clock_sync=` lines) */
+    char clock[256];
+    mg_harness *h = mg_meas_harness(rs, j);
+    if (h) mg_clock_events_text(h, clock, sizeof clock);
+    if (rs->write_raw && h && clock[0] && mg_raw_write_text(&rs->w, clock)) {
+        mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
+    if (rs->write_raw && ((label && mg_raw_write_text(&rs->w, label)) ||
+                          mg_raw_write_meas(&rs->w, mpiguide_collective_name(j->coll), j->algname,
+                                            j->msize, rt, flag, n, j->q))) {
+        mg_say(0, 1, o->output_file ? o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
+    if (o->summary) print_summary(rs, j, rt, flag, n);
+    if (j->table_cell) mg_irrtab_note(rs->table, j, rt, flag, n);
+}
