@@ -37,7 +37,8 @@ enum mpiguide_collective {
 
 /* The arguments of any collective call. Unused fields are ignored. Reductions and
  * MPI_Bcast carry their count in recvcount (and sendcount) and their datatype in recvtype
- * (and sendtype); MPI_Bcast's buffer is recvbuf. */
+ * (and sendtype); MPI_Bcast's buffer is recvbuf. request: where a nonblocking collective
+ * (MPI_I*) puts its request (the caller completes it); ignored by blocking ones. */
 typedef struct mpiguide_args {
     const void *sendbuf;
     void *recvbuf;
@@ -47,6 +48,7 @@ typedef struct mpiguide_args {
     MPI_Op op;
     int root;
     MPI_Comm comm;
+    MPI_Request *request;
 } mpiguide_args;
 
 /* What happened in one call through mpiguide_run(). */
@@ -121,7 +123,8 @@ const char *mpiguide_library_off(void);
 int mpiguide_library_probe(void);
 
 /* Message size of a call in bytes, per docs/dev/interfaces.md section 1 (type signature bytes, the
- * same on every rank); -1 for the v-collectives, which select by communicator size only. */
+ * same on every rank; MPI_Allgatherv: the whole gathered vector; MPI_Barrier: 0); -1 for
+ * MPI_Gatherv, MPI_Scatterv and MPI_Alltoallv, which select by communicator size only. */
 long long mpiguide_msize(int coll, const mpiguide_args *args);
 
 /* Runs algorithm `alg` (an id from above) on the arguments. When the algorithm declines

@@ -91,3 +91,34 @@ void mg_need_2p_ints(const mg_args *a, const mg_shape *s, mg_need *need) {
     need->msg = 0;
     need->ints = 2 * (size_t)s->p * sizeof(int);
 }
+
+/* The C kind of a predefined integer datatype (algutil.h). */
+int mg_integer_kind(MPI_Datatype t, int *size, int *sgn) {
+    static const struct {
+        MPI_Datatype t;
+        int size, sgn;
+    } ints[] = {{MPI_SIGNED_CHAR, 1, 1},
+                {MPI_UNSIGNED_CHAR, 1, 0},
+                {MPI_SHORT, sizeof(short), 1},
+                {MPI_UNSIGNED_SHORT, sizeof(short), 0},
+                {MPI_INT, sizeof(int), 1},
+                {MPI_UNSIGNED, sizeof(int), 0},
+                {MPI_LONG, sizeof(long), 1},
+                {MPI_UNSIGNED_LONG, sizeof(long), 0},
+                {MPI_LONG_LONG, sizeof(long long), 1},
+                {MPI_UNSIGNED_LONG_LONG, sizeof(long long), 0},
+                {MPI_INT8_T, 1, 1},
+                {MPI_INT16_T, 2, 1},
+                {MPI_INT32_T, 4, 1},
+                {MPI_INT64_T, 8, 1},
+                {MPI_UINT8_T, 1, 0},
+                {MPI_UINT16_T, 2, 0},
+                {MPI_UINT32_T, 4, 0},
+                {MPI_UINT64_T, 8, 0}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (ints[i].t == t) {
+            *size = ints[i].size, *sgn = ints[i].sgn;
+            return 1;
+        }
+    return 0;
+}

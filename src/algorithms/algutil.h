@@ -70,6 +70,10 @@ void mg_need_none(const mg_args *a, const mg_shape *s, mg_need *need);
 /* Needs 2p ints (counts and displacements). */
 void mg_need_2p_ints(const mg_args *a, const mg_shape *s, mg_need *need);
 
+/* The C kind of a predefined integer datatype (MPI_INT, MPI_UINT8_T, ...): 1 with its size in
+ * bytes and whether it is signed; 0 for any other datatype. */
+int mg_integer_kind(MPI_Datatype t, int *size, int *sgn);
+
 /* Extent of a datatype (lower bound ignored). */
 static inline MPI_Aint mg_extent(MPI_Datatype t) {
     MPI_Aint lb = 0, ext = 0;

@@ -10,37 +10,6 @@
 
 enum { OWN_MIN, OWN_MAX, OWN_SUM, OWN_COUNT };
 
-/* The C kind of a predefined integer datatype: its size and signedness; 0 for anything else. */
-static int integer_kind(MPI_Datatype t, int *size, int *sgn) {
-    static const struct {
-        MPI_Datatype t;
-        int size, sgn;
-    } ints[] = {{MPI_SIGNED_CHAR, 1, 1},
-                {MPI_UNSIGNED_CHAR, 1, 0},
-                {MPI_SHORT, sizeof(short), 1},
-                {MPI_UNSIGNED_SHORT, sizeof(short), 0},
-                {MPI_INT, sizeof(int), 1},
-                {MPI_UNSIGNED, sizeof(int), 0},
-                {MPI_LONG, sizeof(long), 1},
-                {MPI_UNSIGNED_LONG, sizeof(long), 0},
-                {MPI_LONG_LONG, sizeof(long long), 1},
-                {MPI_UNSIGNED_LONG_LONG, sizeof(long long), 0},
-                {MPI_INT8_T, 1, 1},
-                {MPI_INT16_T, 2, 1},
-                {MPI_INT32_T, 4, 1},
-                {MPI_INT64_T, 8, 1},
-                {MPI_UINT8_T, 1, 0},
-                {MPI_UINT16_T, 2, 0},
-                {MPI_UINT32_T, 4, 0},
-                {MPI_UINT64_T, 8, 0}};
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (ints[i].t == t) {
-            *size = ints[i].size, *sgn = ints[i].sgn;
-            return 1;
-        }
-    return 0;
-}
-
 /* inout = in op inout over n elements of C type T (U its unsigned twin: sums wrap). */
 #define OWN_LOOP(T, U)                                                                             \
     do {                                                                                           \
@@ -54,7 +23,7 @@ static int integer_kind(MPI_Datatype t, int *size, int *sgn) {
 
 static void apply(int op, const void *in, void *inout, int n, MPI_Datatype t) {
     int size = 0, sgn = 0;
-    if (!integer_kind(t, &size, &sgn)) return; /* never: supports() took integers only */
+    if (!mg_integer_kind(t, &size, &sgn)) return; /* never: supports() took integers only */
     switch (size * 2 + sgn) {
     case 2:
         OWN_LOOP(uint8_t, uint8_t);
@@ -117,7 +86,7 @@ static int own_of(MPI_Op op) {
  * not meet a known defect either. */
 static unsigned own_supports(const mg_args *a, const mg_shape *s, int coll, int inplace, int root) {
     int size, sgn;
-    if (own_of(a->op) < 0 || !integer_kind(a->recvtype, &size, &sgn)) return MPIGUIDE_DECLINE_OP;
+    if (own_of(a->op) < 0 || !mg_integer_kind(a->recvtype, &size, &sgn)) return MPIGUIDE_DECLINE_OP;
     mg_shape user = *s;
     user.op_code = 0, user.predefined_op = 0, user.commute = 1;
     return mg_inner_defect(&user, coll, s->count, inplace, root);

@@ -10,8 +10,8 @@ const char *mg_name(const mg_analysis *a, int idx) {
     return idx >= 0 && idx < a->ds->nnames ? a->ds->names[idx] : "?";
 }
 
-int mg_is_vcollective(const char *n) {
-    return mg_coll_is_v(mg_coll_lookup(n));
+int mg_is_sizeless(const char *n) {
+    return mg_coll_sizeless(mg_coll_lookup(n));
 }
 
 const char *mg_stat_label(int test) {

@@ -151,8 +151,10 @@ const char *mg_name(const mg_analysis *a, int idx);
 /* A header of the raw file a collective's measurements come from, else of the first launch
  * having the key; "" when absent. */
 const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key);
-int mg_is_vcollective(const char *name); /* Gatherv, Scatterv, Allgatherv, Alltoallv */
-const char *mg_stat_label(int test);     /* "t", "z", "U", "D" */
+/* The collectives that select by communicator size only (catalog mg_coll_sizeless): Barrier,
+ * Gatherv, Scatterv, Alltoallv; their profiles have one range. */
+int mg_is_sizeless(const char *name);
+const char *mg_stat_label(int test); /* "t", "z", "U", "D" */
 
 /* The steps of mg_analysis_run, one file each (group.c, significance.c, decide.c, missing.c). */
 int mg_an_group(mg_analysis *a, int barrier_name);

@@ -87,7 +87,7 @@ static void measure_point(mg_analysis *a, const unsigned char *has, const mg_col
 /* The entry points of a collective: its profile's sizes (a v-collective's one choice covers
  * every checked size); cand[pi] gets the cell index of the chosen mock-up, -1 for none. */
 static void entries(const mg_analysis *a, const mg_coll_result *c, int *cand) {
-    int vchoice = mg_is_vcollective(mg_name(a, c->name)) ? mg_an_v_choice(a, c) : -2;
+    int vchoice = mg_is_sizeless(mg_name(a, c->name)) ? mg_an_v_choice(a, c) : -2;
     for (int pi = 0; pi < c->npoints; pi++) {
         const mg_point *pt = &c->points[pi];
         cand[pi] = -1;
@@ -178,7 +178,7 @@ void mg_an_validate(mg_analysis *a) {
                 any_rejected = 1;
         }
         /* a v-collective's profile is one range for every size: one failure removes it */
-        int vcoll = mg_is_vcollective(mg_name(a, c->name));
+        int vcoll = mg_is_sizeless(mg_name(a, c->name));
         for (int pi = 0; pi < c->npoints; pi++) {
             mg_point *pt = &c->points[pi];
             if (pt->candidate < 0) continue;

@@ -162,13 +162,13 @@ int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype typ
         c->significant = 0;
         return 0;
     }
-    int vcoll = coll == MPIGUIDE_COLL_GATHERV || coll == MPIGUIDE_COLL_SCATTERV;
-    int64_t total = pn; /* elements of the v-collectives' full vector */
-    if (vcounts && vcoll) {
-        total = 0;
-        for (int i = 0; i < p; i++) total += vcounts[i];
+    int64_t total = pn, most = n; /* elements of the full vector, of the largest block */
+    if (vcounts && mg_coll_is_v(coll)) {
+        total = most = 0;
+        for (int i = 0; i < p; i++)
+            total += vcounts[i], most = vcounts[i] > most ? vcounts[i] : most;
     }
-    if (too_big(pn) || too_big(total)) {
+    if (too_big(pn) || too_big(total) || too_big(most * p)) {
         snprintf(why, whylen, "%lld elements on %d ranks exceed int counts", (long long)n, p);
         return -1;
     }
@@ -177,18 +177,30 @@ int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype typ
     case MPIGUIDE_COLL_ALLGATHER:
         c->sbytes = (size_t)n * ts, c->rbytes = (size_t)pn * ts;
         break;
-    case MPIGUIDE_COLL_ALLGATHERV:
-    case MPIGUIDE_COLL_ALLTOALLV:
-        c->sbytes = (size_t)(coll == MPIGUIDE_COLL_ALLTOALLV ? pn : n) * ts;
-        c->rbytes = (size_t)pn * ts;
+    case MPIGUIDE_COLL_ALLGATHERV: { /* msize is the whole vector, split as Reduce_scatter's */
         c->rcounts = alloc_ints(p, &fail), c->rdispls = alloc_ints(p, &fail);
-        if (coll == MPIGUIDE_COLL_ALLTOALLV)
-            c->scounts = alloc_ints(p, &fail), c->sdispls = alloc_ints(p, &fail);
+        int64_t off = 0;
         for (int i = 0; !fail && i < p; i++) {
-            c->rcounts[i] = (int)n, c->rdispls[i] = (int)(i * n);
-            if (c->scounts) c->scounts[i] = (int)n, c->sdispls[i] = (int)(i * n);
+            c->rcounts[i] = (int)(vcounts ? vcounts[i] : n / p + (i < n % p));
+            c->rdispls[i] = (int)off;
+            off += c->rcounts[i];
         }
+        a->sendcount = fail ? 0 : c->rcounts[rank];
+        c->sbytes = (size_t)a->sendcount * ts, c->rbytes = (size_t)off * ts;
         break;
+    }
+    case MPIGUIDE_COLL_ALLTOALLV: { /* rank i sends counts[j] (n without) to every rank j */
+        c->rcounts = alloc_ints(p, &fail), c->rdispls = alloc_ints(p, &fail);
+        c->scounts = alloc_ints(p, &fail), c->sdispls = alloc_ints(p, &fail);
+        int64_t soff = 0, mine = fail ? 0 : vcounts ? vcounts[rank] : n;
+        for (int i = 0; !fail && i < p; i++) {
+            c->scounts[i] = (int)(vcounts ? vcounts[i] : n), c->sdispls[i] = (int)soff;
+            soff += c->scounts[i];
+            c->rcounts[i] = (int)mine, c->rdispls[i] = (int)(i * mine);
+        }
+        c->sbytes = (size_t)soff * ts, c->rbytes = (size_t)(p * mine) * ts;
+        break;
+    }
     case MPIGUIDE_COLL_ALLTOALL:
     case MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK:
         c->sbytes = (size_t)pn * ts;

@@ -100,14 +100,13 @@ static int expand_algs(int coll, const mg_bench_opts *o, int *ids, const char **
 }
 
 /* Sizes of coll's measurements: Barrier has none (msize 0); the irregular problems give the
- * Gatherv/Scatterv sizes as b MPI_INTs. */
+ * Gatherv/Scatterv/Alltoallv sizes as b MPI_INTs (Allgatherv's stay its total in bytes). */
 static int sizes_of(int coll, const mg_bench_opts *o, int64_t *out) {
     if (coll == MPIGUIDE_COLL_BARRIER) {
         out[0] = 0;
         return 1;
     }
-    int irregular =
-        o->irregular[0] && (coll == MPIGUIDE_COLL_GATHERV || coll == MPIGUIDE_COLL_SCATTERV);
+    int irregular = o->irregular[0] && mg_bench_irregular_b(coll);
     if (irregular && o->b >= 0) {
         out[0] = o->b * (int64_t)sizeof(int);
         return 1;

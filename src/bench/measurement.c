@@ -38,16 +38,20 @@ static void print_summary(runstate *rs, const mg_job *j, const double *rt, const
     free(v);
 }
 
-/* Per-rank counts of an irregular problem for Gatherv/Scatterv (NULL: regular counts); a
- * --table measurement carries its own problem type. */
+/* Per-rank counts of an irregular problem (NULL: regular counts): for Gatherv, Scatterv and
+ * Alltoallv from the base block b = msize / 4 MPI_INTs; for Allgatherv, whose msize is the
+ * whole vector, counts of the type adding up to msize in elements of --datatype. A --table
+ * measurement carries its own problem type. */
 static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     const mg_bench_opts *o = rs->o;
-    if (!o->irregular[0] || (j->coll != MPIGUIDE_COLL_GATHERV && j->coll != MPIGUIDE_COLL_SCATTERV))
-        return NULL;
+    int by_b = mg_bench_irregular_b(j->coll), total = j->coll == MPIGUIDE_COLL_ALLGATHERV;
+    if (!o->irregular[0] || (!by_b && !total)) return NULL;
     int64_t *counts = malloc(sizeof(int64_t) * (size_t)p);
-    if (counts)
-        mg_problem_counts(j->table_cell ? j->problem : mg_problem_parse(o->irregular), p,
-                          j->msize / (int64_t)sizeof(int), o->rho, rs->seed, counts);
+    int type = j->table_cell ? j->problem : mg_problem_parse(o->irregular), ts = 1;
+    if (counts && by_b)
+        mg_problem_counts(type, p, j->msize / (int64_t)sizeof(int), o->rho, rs->seed, counts);
+    else if (counts && PMPI_Type_size(rs->type, &ts) == MPI_SUCCESS && ts > 0)
+        mg_problem_counts_total(type, p, j->msize / ts, o->rho, rs->seed, counts);
     return counts;
 }
 
@@ -69,8 +73,7 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
     mg_watchdog_kick(MG_WD_SETUP);
     char why[200] = "", where[300];
     snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
-    int irregular = j->table_cell || (o->irregular[0] && (j->coll == MPIGUIDE_COLL_GATHERV ||
-                                                          j->coll == MPIGUIDE_COLL_SCATTERV));
+    int irregular = j->table_cell || (o->irregular[0] && mg_bench_irregular_b(j->coll));
     int64_t *vcounts = problem_counts(rs, j, h->p);
     int bad = mg_call_setup(c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
                             seq ? -1 : o->root, h->comm, vcounts, why, sizeof why) != 0;

@@ -85,6 +85,17 @@ typedef struct mg_bench_opts {
 /* Defaults: every collective, algorithm `default`, sizes 1,8,64,512,4096,32768 (rounded up to
  * whole elements), nrep 100, MPI_BYTE with MPI_BOR (as ReproMPI), root 0, round-time
  * synchronisation with global times (no local-timer artefacts), warmup 1. */
+/* --irregular=TYPE measures the v-collectives with the counts of that problem type. Gatherv,
+ * Scatterv and Alltoallv (selected by communicator size only) take msize as 4 b, b the base
+ * block in MPI_INT elements (Alltoallv: every rank sends counts[j] to rank j); Allgatherv keeps
+ * its msize, the whole vector, in elements of --datatype. */
+static inline int mg_bench_irregular_b(int coll) {
+    return mg_coll_is_v(coll) && mg_coll_sizeless(coll);
+}
+static inline int mg_bench_irregular(int coll) {
+    return mg_coll_is_v(coll);
+}
+
 void mg_bench_defaults(mg_bench_opts *o);
 /* Parses argv[0..argc-1] (all options; `--name=value` or `--name value`) on top of what o
  * holds (call mg_bench_defaults first). Returns 0, or 2 with "OPTION: problem" in err. */

@@ -14,7 +14,9 @@
 #define MG_CF_INTERCEPT 1u /* wrapped by libmpiguide */
 #define MG_CF_ROOTED    2u
 #define MG_CF_REDUCTION 4u
-#define MG_CF_V         8u /* counts per rank: selected by communicator size only */
+#define MG_CF_V         8u  /* counts per rank */
+#define MG_CF_NOSIZE    16u /* no message size every rank knows: selected by communicator size */
+#define MG_CF_NB        32u /* nonblocking: the call starts it, a request completes it */
 
 /* Algorithm kinds (algorithms.def). */
 #define MG_AF_DEFAULT   1u /* the library's own collective */
@@ -84,9 +86,25 @@ static inline unsigned mg_coll_flags(int coll) {
         return 0u;
     }
 }
-/* The v-collectives have counts per rank and select by communicator size only. */
+/* The v-collectives have counts per rank. */
 static inline int mg_coll_is_v(int coll) {
     return (mg_coll_flags(coll) & MG_CF_V) != 0;
+}
+/* No message size that every rank of the call knows (Barrier; Gatherv and Scatterv, whose
+ * total only the root knows; Alltoallv, whose total no rank knows): selected by communicator
+ * size only, their profiles have the one range 0..INT64_MAX. */
+static inline int mg_coll_sizeless(int coll) {
+    return (mg_coll_flags(coll) & MG_CF_NOSIZE) != 0;
+}
+static inline int mg_coll_is_nb(int coll) {
+    return (mg_coll_flags(coll) & MG_CF_NB) != 0;
+}
+/* The blocking rows come first; each nonblocking row follows them at the same position among
+ * its own (MPI_Iallreduce is MPI_Allreduce + MG_CAT_NBLOCKING: catalog.c checks it). */
+#define MG_CAT_NBLOCKING (MG_CAT_SCATTERV + 1)
+/* The blocking collective of a call: itself, or the one a nonblocking collective starts. */
+static inline int mg_coll_blocking(int coll) {
+    return coll >= MG_CAT_NBLOCKING ? coll - MG_CAT_NBLOCKING : coll;
 }
 static inline int mg_coll_is_reduction(int coll) {
     return (mg_coll_flags(coll) & MG_CF_REDUCTION) != 0;
@@ -98,11 +116,13 @@ static inline int mg_coll_is_rooted(int coll) {
 /* ---- the message-size rule (docs/dev/interfaces.md section 1) ----
  * Which arguments define a call's message size on a rank: the receive side (count and
  * datatype); the send side on non-roots of Gather and at the root of Scatter; the sum of
- * recvcounts for Reduce_scatter; none for the v-collectives (size by communicator only). */
+ * recvcounts with the receive datatype for Reduce_scatter and Allgatherv (the whole vector,
+ * which every rank knows); none for the collectives without a shared size (mg_coll_sizeless). */
 enum mg_size_source { MG_SIZE_RECV, MG_SIZE_SEND, MG_SIZE_RECVCOUNTS, MG_SIZE_NONE };
 
 static inline enum mg_size_source mg_size_source_of(int coll, int is_root) {
-    if (mg_coll_is_v(coll)) return MG_SIZE_NONE;
+    if (mg_coll_sizeless(coll)) return MG_SIZE_NONE;
+    if (coll == MG_CAT_ALLGATHERV) return MG_SIZE_RECVCOUNTS;
     if (coll == MG_CAT_GATHER) return is_root ? MG_SIZE_RECV : MG_SIZE_SEND;
     if (coll == MG_CAT_SCATTER) return is_root ? MG_SIZE_SEND : MG_SIZE_RECV;
     if (coll == MG_CAT_REDUCE_SCATTER) return MG_SIZE_RECVCOUNTS;

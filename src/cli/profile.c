@@ -25,7 +25,7 @@ static void show(const mg_profile *p, const char *file) {
         if (p->date[0]) printf(" date=%s", p->date);
         printf("\n");
     }
-    int vcoll = (mg_coll_flags(p->coll) & MG_CF_V) != 0;
+    int vcoll = mg_coll_sizeless(p->coll);
     char what[64];
     for (int i = 0; i < p->nranges; i++) {
         const mg_prange *r = &p->ranges[i];

@@ -65,6 +65,7 @@ static int shape_key(int coll, const mg_args *a, const mg_centry *e, mg_shape_me
     int recv = coll == MPIGUIDE_COLL_GATHER || coll == MPIGUIDE_COLL_REDUCE ? root
                : coll == MPIGUIDE_COLL_SCATTER ? !(root && (k->inplace & 2))
                                                : 1;
+    if (coll == MPIGUIDE_COLL_BARRIER) send = recv = 0; /* no data: the communicator is all */
     if ((send && !mg_tcache_get(a->sendtype, &ts)) || (recv && !mg_tcache_get(a->recvtype, &ts)))
         return 0;
     return !k->op || mg_ocache_get(a->op, &idx) != MG_OPC_USER;
@@ -162,7 +163,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     mg_centry *e = NULL;
     mg_callinfo local;
     if (!ci) ci = &local;
-    *ci = (mg_callinfo){-1, 0, MPI_DATATYPE_NULL, 0, NULL, MG_SEL_NONE, 0};
+    *ci = (mg_callinfo){-1, 0, MPI_DATATYPE_NULL, 0, 0, NULL, MG_SEL_NONE, 0};
     if (__builtin_expect(!mg_threads, 1)) {
         e = mg_comm_info(a->comm);
         if (!e) return 0;
@@ -174,7 +175,7 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     if (flags & MG_COMM_INTER) return 0; /* intercommunicators: always the default */
     int64_t msize = mg_call_msize(coll, a, rank, p, &ci->esize, &ci->type);
     if (msize < 0) return 0;
-    ci->msize = msize, ci->p = p, ci->e = e;
+    ci->msize = msize, ci->p = p, ci->rank = rank, ci->e = e;
     if (flags & MG_COMM_OFF) {
         mg_count(coll, MG_N_OPTOUT);
         seen(coll, msize, coll);

@@ -54,9 +54,9 @@ enum mg_selection {
 /* What the general path found out about one call, for the accounting (record.c). */
 typedef struct mg_callinfo {
     int64_t msize;     /* docs/dev/interfaces.md section 1; -1 when not known (bad arguments) */
-    int esize;         /* MPI_Type_size of the datatype that defines the size (0 for v-colls) */
+    int esize;         /* MPI_Type_size of the datatype that defines the size (0: sizeless) */
     MPI_Datatype type; /* that datatype */
-    int p;             /* communicator size */
+    int p, rank;       /* communicator size, this rank in it */
     const void *e;     /* its cache entry (mg_centry), NULL without one */
     int sel;           /* enum mg_selection */
     int mockup;        /* a mock-up ran */
@@ -250,15 +250,16 @@ int mg_verify_run(int alg, const mg_args *a, const mg_shape *s, int64_t msize, i
 extern _Atomic uint64_t *mg_lasthit;
 
 /* Message size per docs/dev/interfaces.md section 1; -1 when the datatype is invalid or a count
- * negative (the library's own collective then reports the error). v-collectives select by
- * communicator size only and are recorded under 0. *esize and *t: the datatype that defines
- * the size and its size (0 and MPI_DATATYPE_NULL for v-collectives). */
+ * negative (the library's own collective then reports the error). The collectives without a
+ * shared size (mg_coll_sizeless) select by communicator size only and are counted under 0.
+ * *esize and *t: the datatype that defines the size and its size (0 and MPI_DATATYPE_NULL for
+ * those). */
 static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p, int *esize,
                                     MPI_Datatype *t) {
     int64_t count;
     *esize = 0;
     *t = MPI_DATATYPE_NULL;
-    if (mg_coll_is_v(coll)) return 0;
+    if (mg_coll_sizeless(coll)) return 0;
     mg_call_source(coll, a, rank, p, &count, t);
     if (count < 0 || mg_type_size(*t, esize) != MPI_SUCCESS || *esize < 0) return -1;
     return count * (int64_t)*esize;
@@ -280,7 +281,7 @@ static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, 
     int prof = e ? e->prof[coll] : mg_seltab_find(&mg_rt.sel, coll, p);
     if (prof < 0) return coll;
     const mg_selprof *P = &mg_rt.sel.prof[prof];
-    if (__builtin_expect(P->esize | P->opclass, 1) && !mg_coll_is_v(coll)) {
+    if (__builtin_expect(P->esize | P->opclass, 1) && !mg_coll_sizeless(coll)) {
         int idx, oc = mg_coll_is_reduction(coll) && P->opclass ? mg_ocache_get(op, &idx) : 0;
         if ((P->esize && P->esize != esize) || oc != P->opclass) {
             mg_count(coll, MG_N_OTHER_TYPE);
@@ -351,16 +352,16 @@ static inline __attribute__((always_inline)) int mg_memo_key_of(int coll, const 
 }
 
 /* The memo's key of a call on this rank (p ranks): that of the source of its size
- * (mg_memo_key_of), for Reduce_scatter the sum of recvcounts (added up on every call, p
- * entries: the caller may change the array between calls, and an equal sum is an equal size,
- * hence an equal decision); for the v-collectives, which select by communicator size only, a
- * constant (every call on the communicator is decided alike). 0 when the call has none. coll is
- * a constant: this folds. A memo hit only ever runs the library's own collective (which reports
- * erroneous arguments itself), so a key needs to fix the decision, not the call's shape (that
- * is the shape memo's, general_path.c shape_key). */
+ * (mg_memo_key_of), for Reduce_scatter and Allgatherv the sum of recvcounts (added up on every
+ * call, p entries: the caller may change the array between calls, and an equal sum is an equal
+ * size, hence an equal decision); for the collectives without a shared size, which select by
+ * communicator size only, a constant (every call on the communicator is decided alike). 0 when the
+ * call has none. coll is a constant: this folds. A memo hit only ever runs the library's own
+ * collective (which reports erroneous arguments itself), so a key needs to fix the decision, not
+ * the call's shape (that is the shape memo's, general_path.c shape_key). */
 static inline __attribute__((always_inline)) int
 mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt, uintptr_t *ok) {
-    if (mg_coll_is_v(coll)) {
+    if (mg_coll_sizeless(coll)) {
         *tk = 1, *cnt = 0, *ok = 0;
         return 1;
     }
@@ -374,7 +375,8 @@ mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt
  * mock-up's plan may be repeated (general_path.c, mg_shape_memo)? Not where the size comes from a
  * count vector, whose entries the key does not hold. coll is a constant: this folds. */
 static inline int mg_memo_fixes_shape(int coll) {
-    return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER;
+    return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER ||
+           coll == MG_CAT_BARRIER;
 }
 
 #ifdef MPIGUIDE_TEST_ALGORITHMS
@@ -419,7 +421,7 @@ static inline __attribute__((always_inline)) int mg_decide(int coll, mg_args a, 
     int cnt = 0, simple;
     int64_t count = 0;
     int ts = 0;
-    if (mg_coll_is_v(coll)) {
+    if (mg_coll_sizeless(coll)) {
         simple = mg_memo_key(coll, &a, e->rank, e->p, &tk, &cnt, &ok);
     } else { /* the size's source once: the size and the memo's key */
         MPI_Datatype t;

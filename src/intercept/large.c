@@ -43,7 +43,7 @@ static __attribute__((noinline)) int large_call(int coll, const mg_largs *l, int
     int ibuf[MAXP];
     MPI_Count count = l->recvcount, tsize = 0;
     MPI_Datatype t = l->recvtype;
-    *ci = (mg_callinfo){-1, 0, MPI_DATATYPE_NULL, 0, NULL, MG_SEL_NONE, 0};
+    *ci = (mg_callinfo){-1, 0, MPI_DATATYPE_NULL, 0, 0, NULL, MG_SEL_NONE, 0};
     if (l->comm == MPI_COMM_NULL || PMPI_Comm_test_inter(l->comm, &inter) != MPI_SUCCESS ||
         PMPI_Comm_size(l->comm, &p) != MPI_SUCCESS || PMPI_Comm_rank(l->comm, &rank) != MPI_SUCCESS)
         return 0; /* the default reports the error */
@@ -71,16 +71,16 @@ static __attribute__((noinline)) int large_call(int coll, const mg_largs *l, int
     if (tsize && count > INT_MAX / tsize) goto large;
     mg_args a = mg_fill(l->sendbuf, l->recvbuf, narrow(l->sendcount), narrow(l->recvcount), NULL,
                         NULL, coll == MPIGUIDE_COLL_REDUCE_SCATTER ? ibuf : NULL, NULL, l->sendtype,
-                        l->recvtype, l->op, l->root, l->comm);
+                        l->recvtype, l->op, l->root, l->comm, NULL);
     return mg_intercept(coll, &a, rc, ci);
 large:
     mg_count(coll, MG_N_TOTAL);
     mg_count(coll, MG_N_LARGE);
     if (mg_acct_on && count >= 0 && tsize > 0 && count <= INT64_MAX / tsize) {
-        ci->msize = mg_coll_is_v(coll) ? 0 : (int64_t)(count * tsize);
-        ci->esize = mg_coll_is_v(coll) ? 0 : (int)tsize;
-        ci->type = mg_coll_is_v(coll) ? MPI_DATATYPE_NULL : t;
-        ci->p = p;
+        ci->msize = mg_coll_sizeless(coll) ? 0 : (int64_t)(count * tsize);
+        ci->esize = mg_coll_sizeless(coll) ? 0 : (int)tsize;
+        ci->type = mg_coll_sizeless(coll) ? MPI_DATATYPE_NULL : t;
+        ci->p = p, ci->rank = rank;
         ci->e = mg_threads ? NULL : mg_comm_info(l->comm);
     }
     return 0;
@@ -91,7 +91,7 @@ static __attribute__((noinline)) void large_note(int coll, const mg_largs *l, co
                                                  double t0) {
     double t1 = PMPI_Wtime();
     mg_args a = mg_fill(l->sendbuf, l->recvbuf, 0, 0, NULL, NULL, NULL, NULL, l->sendtype,
-                        l->recvtype, l->op, l->root, l->comm);
+                        l->recvtype, l->op, l->root, l->comm, NULL);
     mg_record_note(coll, &a, ci, t0, t1);
 }
 

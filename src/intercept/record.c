@@ -48,6 +48,8 @@ typedef struct slot {
     int nsizes, nroots;
     mg_rec_size sizes[MG_REC_SIZES];
     mg_rec_root roots[MG_REC_ROOTS];
+    int64_t block;                     /* v-collectives: the largest block seen */
+    uint64_t spread[MG_PROBLEM_COUNT]; /* calls whose counts had each shape */
     uint32_t hist[BINS];
 } slot;
 
@@ -59,6 +61,8 @@ typedef struct wire {
     int32_t nsizes, nroots;
     mg_rec_size sizes[MG_REC_SIZES];
     mg_rec_root roots[MG_REC_ROOTS];
+    int64_t block;
+    uint64_t spread[MG_PROBLEM_COUNT];
 } wire;
 
 static slot *tab;
@@ -281,17 +285,71 @@ static void add_root(slot *s, int root, int p) {
     s->roots[i].calls++;
 }
 
+/* What one rank knows of a v-collective's counts (docs/record.md "v-collectives"): the datatype
+ * of its own block (the row's), the largest block, and where it knows every count (Allgatherv
+ * everywhere, Gatherv and Scatterv at the root, Alltoallv its own send counts) the total in
+ * bytes and the shape of the counts; *total and *shape are -1 where it does not. */
+typedef struct vinfo {
+    MPI_Datatype type;
+    int esize, shape;
+    int64_t block, total;
+} vinfo;
+
+static void v_of(int coll, const mg_args *a, const mg_callinfo *ci, vinfo *v) {
+    int root = ci->rank == a->root, size = 0;
+    const int *counts = NULL;
+    MPI_Datatype ct = MPI_DATATYPE_NULL; /* the datatype of counts */
+    int64_t own = 0;
+    *v = (vinfo){MPI_DATATYPE_NULL, 0, -1, 0, -1};
+    switch (coll) {
+    case MPIGUIDE_COLL_ALLGATHERV:
+        v->type = a->recvtype, counts = a->recvcounts, ct = a->recvtype;
+        break;
+    case MPIGUIDE_COLL_GATHERV:
+        v->type = root && a->sendbuf == MPI_IN_PLACE ? a->recvtype : a->sendtype;
+        own = a->sendcount;
+        if (root) counts = a->recvcounts, ct = a->recvtype;
+        break;
+    case MPIGUIDE_COLL_SCATTERV:
+        v->type = root && a->recvbuf == MPI_IN_PLACE ? a->sendtype : a->recvtype;
+        own = a->recvcount;
+        if (root) counts = a->sendcounts, ct = a->sendtype;
+        break;
+    default: /* Alltoallv: what this rank sends (with MPI_IN_PLACE, what it receives) */
+        if (a->sendbuf == MPI_IN_PLACE)
+            v->type = ct = a->recvtype, counts = a->recvcounts;
+        else
+            v->type = ct = a->sendtype, counts = a->sendcounts;
+        break;
+    }
+    if (mg_type_size(v->type, &v->esize) != MPI_SUCCESS || v->esize < 0) v->esize = 0;
+    v->block = own * v->esize;
+    if (!counts || mg_type_size(ct, &size) != MPI_SUCCESS || size < 0) return;
+    int64_t sum = 0, most = 0;
+    for (int i = 0; i < ci->p; i++) {
+        if (counts[i] < 0) return; /* erroneous: the library reports it */
+        sum += counts[i];
+        most = counts[i] > most ? counts[i] : most;
+    }
+    v->total = sum * size;
+    v->block = most * size > v->block ? most * size : v->block;
+    v->shape = mg_problem_classify(counts, ci->p);
+}
+
 void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0, double t1) {
     if (!tab || ci->msize < 0 || ci->p < 1) return;
     const mg_centry *e = ci->e;
     double dt = t1 - t0 > 0 ? t1 - t0 : 0;
-    int v = mg_coll_is_v(coll), idx = NAME_NONE;
+    int idx = NAME_NONE;
+    vinfo v = {ci->type, ci->esize, -1, 0, ci->msize};
+    if (mg_coll_is_v(coll)) v_of(coll, a, ci, &v);
+    int none = coll == MPIGUIDE_COLL_BARRIER; /* no datatype at all */
     skey k = {coll,
               ci->p,
               e ? e->nodes : 0,
               e ? e->ppn : 0,
-              v ? NAME_NONE : type_index(ci->type),
-              v ? 0 : ci->esize,
+              none ? NAME_NONE : type_index(v.type),
+              none ? 0 : v.esize,
               NAME_NONE,
               0,
               0};
@@ -313,7 +371,9 @@ void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0
         s->other_type += ci->sel == MG_SEL_OTHERTYPE;
         /* back to back: started within the previous call's duration (at least 1 us) after it */
         s->b2b += last_end > 0 && t0 - last_end <= (last_dur > 1e-6 ? last_dur : 1e-6);
-        add_size(s, ci->msize, dt, covered);
+        if (v.total >= 0) add_size(s, v.total, dt, covered);
+        if (v.block > s->block) s->block = v.block;
+        if (v.shape >= 0) s->spread[v.shape]++;
         if (mg_coll_is_rooted(coll)) add_root(s, a->root, ci->p);
     } else {
         lost++;
@@ -357,6 +417,8 @@ static wire *pack(int cap, int *n) {
         x->nsizes = s->nsizes, x->nroots = s->nroots;
         memcpy(x->sizes, s->sizes, sizeof x->sizes);
         memcpy(x->roots, s->roots, sizeof x->roots);
+        x->block = s->block;
+        memcpy(x->spread, s->spread, sizeof x->spread);
     }
     qsort(w, (size_t)*n, sizeof *w, by_time);
     if (*n > cap) *n = cap;
@@ -377,6 +439,8 @@ static void merge_into(mg_rec_row *r, const wire *x) {
     r->time_s = MAX(r->time_s, x->time);
     r->covered_s = MAX(r->covered_s, x->covered_time);
     r->median_s = MAX(r->median_s, x->median);
+    r->block = MAX(r->block, x->block);
+    for (int t = 0; t < MG_PROBLEM_COUNT; t++) r->spread[t] = MAX(r->spread[t], x->spread[t]);
     for (int i = 0; i < x->nsizes; i++) {
         const mg_rec_size *z = &x->sizes[i];
         int k = 0;
@@ -446,6 +510,8 @@ static void row_of_key(mg_rec_row *w, const skey *k) {
              : k->op == OP_USER ? "user"
                                 : mg_op_names_all[k->op]);
     w->rooted = mg_coll_is_rooted(w->coll);
+    w->vrow = mg_coll_is_v(w->coll);
+    w->nb = mg_coll_is_nb(w->coll);
 }
 
 /* Rank 0: one row per distinct key of all ranks' slots (a hash from key to row). */

@@ -17,6 +17,7 @@ static const struct {
      * on any other communicator size. */
     {"openmpi", "allgather", "two_proc", MG_LR_P2, "two processes only (error otherwise)"},
     {"openmpi", "alltoall", "two_proc", MG_LR_P2, "two processes only (error otherwise)"},
+    {"openmpi", "barrier", "two_proc", MG_LR_P2, "two processes only (error otherwise)"},
     /* Combining in an order other than the ranks': wrong results (or a crash in the ring's
      * buffer handling) for non-commutative ops, which Open MPI's own decision never sends
      * there. */

@@ -3,6 +3,7 @@
  * benchmark computes the same vector without communication. Pure. */
 #include "problems.h"
 #include <math.h>
+#include <stdlib.h>
 #include <strings.h>
 
 static const char *const names[MG_PROBLEM_COUNT] = {"same",       "random",      "spikes",
@@ -61,5 +62,82 @@ void mg_problem_counts(int type, int p, int64_t b, double rho, uint64_t seed, in
             m = 0;
         }
         counts[i] = m;
+    }
+}
+
+int mg_problem_classify(const int *c, int p) {
+    int mn = c[0], mx = c[0];
+    for (int i = 1; i < p; i++) mn = c[i] < mn ? c[i] : mn, mx = c[i] > mx ? c[i] : mx;
+    if (mn == mx) return MG_PROBLEM_SAME;
+    int inner_zero = 1, even = 1, odd = 1, down = 1, big = 0, small_low = 1;
+    for (int i = 1; i + 1 < p; i++) inner_zero &= c[i] == 0;
+    if (p >= 3 && inner_zero && c[0] == c[p - 1] && c[0] > 0) return MG_PROBLEM_TWOBLOCKS;
+    /* a few blocks of more than half the largest, every other at most a quarter of it */
+    for (int i = 0; i < p; i++) {
+        if (2 * (int64_t)c[i] > mx)
+            big++;
+        else
+            small_low &= 4 * (int64_t)c[i] <= mx;
+    }
+    if (big >= 1 && 2 * big <= p && small_low) return MG_PROBLEM_SPIKES;
+    for (int i = 2; i < p; i++) {
+        if (i % 2)
+            odd &= c[i] == c[1];
+        else
+            even &= c[i] == c[0];
+    }
+    if (p >= 2 && even && odd) return MG_PROBLEM_ALTERNATING;
+    for (int i = 1; i < p; i++) down &= c[i] <= c[i - 1];
+    if (down) return MG_PROBLEM_DECREASING;
+    return MG_PROBLEM_RANDOM;
+}
+
+static int64_t sum_of(int type, int p, int64_t b, double rho, uint64_t seed, int64_t *tmp) {
+    mg_problem_counts(type, p, b, rho, seed, tmp);
+    int64_t s = 0;
+    for (int i = 0; i < p; i++) s += tmp[i];
+    return s;
+}
+
+static int64_t distance(int64_t a, int64_t b) {
+    return a > b ? a - b : b - a;
+}
+
+int64_t mg_problem_base(int type, int p, int64_t total, double rho, uint64_t seed) {
+    if (type == MG_PROBLEM_RANDOM && p > 0) { /* draws mod 2b: the sum is not monotone in b, */
+        int64_t b = llround((double)total / p - 0.5); /* its expectation p (b + 1/2) is */
+        return b > 1 ? b : 1;
+    }
+    int64_t *tmp = p > 0 ? malloc(sizeof(int64_t) * (size_t)p) : NULL;
+    if (!tmp) return 1;
+    int64_t lo = 1, hi = total > 1 ? total : 1;
+    while (lo < hi) { /* the smallest b whose sum reaches total */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (sum_of(type, p, mid, rho, seed, tmp) < total)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int64_t best = lo, bd = distance(sum_of(type, p, lo, rho, seed, tmp), total);
+    for (int64_t b = lo > 2 ? lo - 2 : 1; b <= lo + 2; b++) {
+        int64_t d = distance(sum_of(type, p, b, rho, seed, tmp), total);
+        if (d < bd) best = b, bd = d;
+    }
+    free(tmp);
+    return best;
+}
+
+void mg_problem_counts_total(int type, int p, int64_t total, double rho, uint64_t seed,
+                             int64_t *counts) {
+    mg_problem_counts(type, p, mg_problem_base(type, p, total, rho, seed), rho, seed, counts);
+    int64_t diff = total;
+    for (int i = 0; i < p; i++) diff -= counts[i];
+    while (diff) {
+        int big = 0;
+        for (int i = 1; i < p; i++) big = counts[i] > counts[big] ? i : big;
+        int64_t take = diff > 0 ? diff : (counts[big] < -diff ? counts[big] : -diff);
+        counts[big] += diff > 0 ? take : -take;
+        diff += diff > 0 ? -take : take;
+        if (!take) break; /* nothing left to take (total < 0) */
     }
 }

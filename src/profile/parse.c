@@ -317,7 +317,7 @@ static int finish(parser *ps) {
                         (long long)other->hi, other->line);
         }
     }
-    if ((mg_coll_flags(o->coll) & MG_CF_V) && o->nranges &&
+    if (mg_coll_sizeless(o->coll) && o->nranges &&
         (o->nranges != 1 || o->ranges[0].lo != 0 || o->ranges[0].hi != INT64_MAX))
         return fail(ps, o->ranges[0].line,
                     "%s selects by communicator size only: its one range must be `0 %lld`",

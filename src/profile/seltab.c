@@ -55,7 +55,7 @@ int mg_seltab_build(const mg_profile_set *set, void **block, size_t *bytes) {
     for (int i = 0; i < set->n; i++) {
         const mg_profile *p = &set->v[i];
         int opclass = mg_coll_is_reduction(p->coll) ? mg_op_class(p->operation) : 0;
-        int esize = mg_coll_is_v(p->coll) ? 0 : mg_dtype_size(p->datatype);
+        int esize = mg_coll_sizeless(p->coll) ? 0 : mg_dtype_size(p->datatype);
         prof[i] = (mg_selprof){p->coll, p->p, first, (uint32_t)p->nranges, esize, opclass};
         for (int r = 0; r < p->nranges; r++) {
             lo[first + (uint32_t)r] = p->ranges[r].lo;

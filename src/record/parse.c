@@ -120,6 +120,26 @@ static int parse_sizes(rparser *ps, char *v, mg_rec_row *w) {
     return 0;
 }
 
+/* TYPE:CALLS items, each problem type (model/problems.h) at most once, calls >= 1. */
+static int parse_spread(rparser *ps, char *v, mg_rec_row *w) {
+    w->vrow = 1;
+    if (!strcmp(v, "-")) return 0;
+    char *items[MG_PROBLEM_COUNT + 1];
+    int n = split(v, ',', items, MG_PROBLEM_COUNT);
+    if (n > MG_PROBLEM_COUNT) return fail(ps, "spread: more than %d items", MG_PROBLEM_COUNT);
+    for (int i = 0; i < n; i++) {
+        char *f[3];
+        uint64_t calls;
+        int t;
+        if (split(items[i], ':', f, 2) != 2 || (t = mg_problem_parse(f[0])) < 0 ||
+            strcmp(f[0], mg_problem_name(t)) || u64(f[1], UINT64_MAX, &calls) || !calls)
+            return fail(ps, "spread: item %d is not TYPE:CALLS (TYPE a problem type)", i + 1);
+        if (w->spread[t]) return fail(ps, "spread: %s listed twice", f[0]);
+        w->spread[t] = calls;
+    }
+    return 0;
+}
+
 static int parse_roots(rparser *ps, char *v, mg_rec_row *w) {
     w->rooted = 1;
     if (!strcmp(v, "-")) return 0;
@@ -139,8 +159,9 @@ static int parse_roots(rparser *ps, char *v, mg_rec_row *w) {
     return 0;
 }
 
-/* The keys of a row, in the order the writer writes them; all but the last three are required,
- * those three exactly for rooted collectives. */
+/* The keys of a row, in the order the writer writes them; those up to sizes_other are required,
+ * block and spread exactly for v-collectives, the three root keys exactly for rooted
+ * collectives, completed exactly for nonblocking ones. */
 enum rkey {
     K_P,
     K_NODES,
@@ -159,15 +180,19 @@ enum rkey {
     K_B2B,
     K_SIZES,
     K_SIZES_OTHER,
+    K_BLOCK,
+    K_SPREAD,
     K_ROOTS,
     K_ROOTS_OTHER,
     K_ROTATIONS,
+    K_COMPLETED,
     K_COUNT
 };
 static const char *const rkey_names[K_COUNT] = {
-    "p",     "nodes",  "ppn",         "datatype", "esize",       "op",       "bytes",
-    "calls", "time_s", "median_s",    "covered",  "covered_s",   "mockup",   "other_type",
-    "b2b",   "sizes",  "sizes_other", "roots",    "roots_other", "rotations"};
+    "p",      "nodes",      "ppn",         "datatype",  "esize",       "op",
+    "bytes",  "calls",      "time_s",      "median_s",  "covered",     "covered_s",
+    "mockup", "other_type", "b2b",         "sizes",     "sizes_other", "block",
+    "spread", "roots",      "roots_other", "rotations", "completed"};
 
 static int row_value(rparser *ps, enum rkey k, char *v, mg_rec_row *w) {
     int bad = 0;
@@ -228,6 +253,11 @@ static int row_value(rparser *ps, enum rkey k, char *v, mg_rec_row *w) {
     case K_SIZES_OTHER:
         bad = u64(v, UINT64_MAX, &w->sizes_other);
         break;
+    case K_BLOCK:
+        bad = i64(v, INT64_MAX, &w->block);
+        break;
+    case K_SPREAD:
+        return parse_spread(ps, v, w);
     case K_ROOTS:
         return parse_roots(ps, v, w);
     case K_ROOTS_OTHER:
@@ -235,6 +265,10 @@ static int row_value(rparser *ps, enum rkey k, char *v, mg_rec_row *w) {
         break;
     case K_ROTATIONS:
         bad = u64(v, UINT64_MAX, &w->rotations);
+        break;
+    case K_COMPLETED:
+        w->nb = 1;
+        bad = u64(v, UINT64_MAX, &w->completed);
         break;
     case K_COUNT:
         break;
@@ -245,21 +279,23 @@ static int row_value(rparser *ps, enum rkey k, char *v, mg_rec_row *w) {
 /* Relations between the fields of a row: parts never exceed their whole (each number is the
  * largest over ranks, so parts need not add up), names agree with the collective. */
 static int row_check(rparser *ps, const mg_rec_row *w) {
-    int red = mg_coll_is_reduction(w->coll), v = mg_coll_is_v(w->coll);
+    int red = mg_coll_is_reduction(w->coll), none = mg_coll_blocking(w->coll) == MG_CAT_BARRIER;
+    int sizeless = mg_coll_sizeless(w->coll);
     if (red != (strcmp(w->op, "-") != 0))
         return fail(ps, "op: %s for %s", red ? "`-`" : "an op", mg_coll_name(w->coll));
-    if (v != !strcmp(w->datatype, "-") || v != (w->esize == 0 && !strcmp(w->datatype, "-")))
+    if (none != !strcmp(w->datatype, "-") || (none && w->esize))
         return fail(ps, "datatype: %s takes %s", mg_coll_name(w->coll),
-                    v ? "`-` and esize=0" : "a datatype name");
-    if (v && (w->lo || w->hi))
+                    none ? "`-` and esize=0" : "a datatype name");
+    if (sizeless && (w->lo || w->hi))
         return fail(ps, "bytes: %s is recorded under 0-0", mg_coll_name(w->coll));
     if (w->covered > w->calls || w->mockup > w->covered || w->other_type > w->calls ||
         w->b2b > w->calls || w->sizes_other > w->calls ||
         w->covered_s > w->time_s * 1.000001 + 1e-12)
         return fail(ps, "covered, mockup, other_type, b2b and sizes_other must not exceed calls "
                         "(nor covered_s time_s)");
-    for (int i = 0; i < w->nsizes; i++)
-        if (w->sizes[i].msize < w->lo || w->sizes[i].msize > w->hi || w->sizes[i].calls > w->calls)
+    for (int i = 0; i < w->nsizes; i++) /* a sizeless row lists totals, not selection sizes */
+        if ((!sizeless && (w->sizes[i].msize < w->lo || w->sizes[i].msize > w->hi)) ||
+            w->sizes[i].calls > w->calls)
             return fail(ps, "sizes: %lld is not a size of this row (bytes=%lld-%lld, calls=%llu)",
                         (long long)w->sizes[i].msize, (long long)w->lo, (long long)w->hi,
                         (unsigned long long)w->calls);
@@ -271,6 +307,14 @@ static int row_check(rparser *ps, const mg_rec_row *w) {
                         w->roots[i].root, w->p);
     if (w->rooted && (w->roots_other > w->calls || w->rotations > w->calls))
         return fail(ps, "roots_other and rotations must not exceed calls");
+    if (w->vrow != mg_coll_is_v(w->coll))
+        return fail(ps, "block, spread: %s for %s", w->vrow ? "given" : "missing",
+                    mg_coll_name(w->coll));
+    for (int t = 0; t < MG_PROBLEM_COUNT; t++)
+        if (w->spread[t] > w->calls) return fail(ps, "spread: more calls than the row's");
+    if (w->nb != mg_coll_is_nb(w->coll))
+        return fail(ps, "completed: %s for %s", w->nb ? "given" : "missing", mg_coll_name(w->coll));
+    if (w->completed > w->calls) return fail(ps, "completed must not exceed calls");
     return 0;
 }
 
@@ -307,10 +351,11 @@ static int parse_row(rparser *ps, char *s, mg_record *r) {
         int rc = row_value(ps, (enum rkey)k, eq + 1, w);
         if (rc) return rc;
     }
-    for (int k = 0; k < K_ROOTS; k++)
+    for (int k = 0; k < K_BLOCK; k++)
         if (!(seen & (1u << k))) return fail(ps, "missing %s=", rkey_names[k]);
-    unsigned roots = seen >> K_ROOTS;
+    unsigned roots = (seen >> K_ROOTS) & 7u, vkeys = (seen >> K_BLOCK) & 3u;
     if (roots && roots != 7u) return fail(ps, "roots, roots_other and rotations go together");
+    if (vkeys && vkeys != 3u) return fail(ps, "block and spread go together");
     int rc = row_check(ps, w);
     if (rc) return rc;
     for (int i = 0; i + 1 < r->nrows; i++)

@@ -142,6 +142,10 @@ typedef struct line_acc { /* one (collective, p) of the plan */
     int nroots;
     int64_t sizes[256];
     int nsizes;
+    uint64_t spread[MG_PROBLEM_COUNT]; /* v-collectives: the shapes of the counts */
+    int64_t block;                     /* ... and the largest block */
+    int64_t totals[MG_REC_SIZES * 4];  /* ... the recorded totals, bytes */
+    int ntotals;
 } line_acc;
 
 static void add_roots(line_acc *l, const mg_rec_row *w) {
@@ -162,16 +166,51 @@ static void add_roots(line_acc *l, const mg_rec_row *w) {
     }
 }
 
+/* The shapes, largest block and totals of a v-collective's rows. */
+static void add_v(line_acc *l, const mg_rec_row *w) {
+    for (int t = 0; t < MG_PROBLEM_COUNT; t++) l->spread[t] += w->spread[t];
+    if (w->block > l->block) l->block = w->block;
+    int cap = (int)(sizeof l->totals / sizeof l->totals[0]);
+    for (int z = 0; z < w->nsizes && l->ntotals < cap; z++)
+        l->totals[l->ntotals++] = w->sizes[z].msize;
+}
+
+/* The problem type most of a line's calls had (same when none was seen). */
+static int main_shape(const line_acc *l) {
+    int best = MG_PROBLEM_SAME;
+    for (int t = 0; t < MG_PROBLEM_COUNT; t++)
+        if (l->spread[t] > l->spread[best]) best = t;
+    return best;
+}
+
+/* Gatherv, Scatterv, Alltoallv are measured with a problem type of base block b MPI_INTs
+ * (msize 4 b): for each recorded total the b whose problem has that total, or without totals
+ * (no rank saw every count) the largest block as b. */
+static void v_sizes(line_acc *l, int shape) {
+    int cap = (int)(sizeof l->sizes / sizeof l->sizes[0]);
+    for (int i = 0; i < l->ntotals; i++) {
+        int64_t ints = l->totals[i] / (int64_t)sizeof(int);
+        if (ints <= 0) continue;
+        int64_t b = mg_problem_base(shape, l->p, ints, 5.0, 1);
+        l->nsizes = add_size(l->sizes, l->nsizes, cap, b * (int64_t)sizeof(int), 0);
+    }
+    if (!l->nsizes) {
+        int64_t b = l->block / (int64_t)sizeof(int);
+        l->nsizes = add_size(l->sizes, l->nsizes, cap, (b > 1 ? b : 1) * (int64_t)sizeof(int), 0);
+    }
+}
+
 static int by_calls(const void *a, const void *b) {
     const mg_rec_root *x = a, *y = b;
     return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : x->root - y->root;
 }
 
-/* The --roots/--root option of a line: one root, the rotation, or the roots seen. */
-static void roots_option(mg_sbuf *b, line_acc *l) {
+/* The --roots/--root option of a line: one root, the rotation, or the roots seen. An irregular
+ * line names even root 0 (the benchmark's problem types default to floor(p/2)). */
+static void roots_option(mg_sbuf *b, line_acc *l, int always) {
     if (!l->nroots) return;
     if (l->nroots == 1 && !l->roots_other) {
-        if (l->roots[0].root) mg_sbuf_printf(b, " --root=%d", l->roots[0].root);
+        if (l->roots[0].root || always) mg_sbuf_printf(b, " --root=%d", l->roots[0].root);
         return;
     }
     if (l->rcalls > 1 && 2 * l->rotations >= l->rcalls) {
@@ -240,20 +279,10 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
         goto out;
     }
     qsort(rows, (size_t)n, sizeof *rows, by_time);
-    /* rows by time until the share is reached; v-collectives select by size of the
-     * communicator only and need problem types of their own: noted, not planned */
+    /* rows by time until the share is reached */
     for (int i = 0; i < n && planned < o->cover * total; i++) {
-        const mg_rec_row *w = rows[i].w;
-        if (mg_coll_is_v(w->coll)) {
-            mg_sbuf_printf(&notes,
-                           "# not planned: %s p=%d (%.1f %% of the time): it selects by "
-                           "communicator size only; add a line with --irregular=TYPE by hand\n",
-                           mg_coll_name(w->coll), w->p, 100 * w->time_s / total);
-            planned += w->time_s;
-            continue;
-        }
         rows[i].picked = 1;
-        planned += w->time_s;
+        planned += rows[i].w->time_s;
     }
     /* the measured conditions of every picked row, and per (collective, p) the group of rows
      * of one element size and op class with the most time */
@@ -267,9 +296,14 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
         prow *x = &rows[i];
         if (!x->picked) continue;
         int red = mg_coll_is_reduction(x->w->coll);
-        x->exact = mg_plan_bench_type(x->w->datatype, x->w->esize, x->w->op, red, &x->type, &x->op);
-        x->esize = mg_dtype_size(x->type);
-        x->opclass = red ? mg_op_class(x->op) : 0;
+        if (mg_coll_sizeless(x->w->coll)) { /* their profiles apply to every datatype */
+            x->exact = 1, x->type = x->op = NULL, x->esize = x->opclass = 0;
+        } else {
+            x->exact =
+                mg_plan_bench_type(x->w->datatype, x->w->esize, x->w->op, red, &x->type, &x->op);
+            x->esize = mg_dtype_size(x->type);
+            x->opclass = red ? mg_op_class(x->op) : 0;
+        }
         int g = 0;
         while (g < ngroups && !same_group(&groups[g], x)) g++;
         if (g == ngroups)
@@ -317,6 +351,8 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
         l->calls += w->calls;
         l->b2b += w->b2b;
         if (w->rooted) add_roots(l, w);
+        if (w->vrow) add_v(l, w);
+        if (mg_coll_sizeless(w->coll)) continue; /* sizes of their own (v_sizes) */
         int es = mg_dtype_size(l->type), cap = (int)(sizeof l->sizes / sizeof l->sizes[0]);
         for (int z = 0; z < w->nsizes; z++) {
             int64_t lo, hi, m = w->sizes[z].msize;
@@ -346,18 +382,32 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
     free(nt);
     for (int k = 0; k < nlines; k++) {
         line_acc *l = &lines[k];
-        if (!l->nsizes) continue;
+        int sizeless = mg_coll_sizeless(l->coll), shape = main_shape(l);
+        int barrier = mg_coll_blocking(l->coll) == MG_CAT_BARRIER;
+        if (sizeless && !barrier) v_sizes(l, shape);
+        if (!l->nsizes && !barrier) continue;
         qsort(l->sizes, (size_t)l->nsizes, sizeof l->sizes[0], cmp_i64);
-        mg_sbuf_printf(&b, "# %s on %d processes: %.1f %% of the time, %llu calls\n",
+        mg_sbuf_printf(&b, "# %s on %d processes: %.1f %% of the time, %llu calls",
                        mg_coll_name(l->coll), l->p, 100 * l->time / total,
                        (unsigned long long)l->calls);
-        mg_sbuf_printf(&b, "%s --comm-sizes=%d --datatype=%s", mg_coll_name(l->coll), l->p,
-                       l->type);
+        if (mg_coll_is_v(l->coll)) {
+            int n = 0;
+            for (int t = 0; t < MG_PROBLEM_COUNT; t++)
+                if (l->spread[t])
+                    mg_sbuf_printf(&b, "%s %s (%llu calls)", n++ ? "," : "; counts shaped",
+                                   mg_problem_name(t), (unsigned long long)l->spread[t]);
+            mg_sbuf_printf(&b, "%s, largest block %lld bytes", n ? "" : "; no rank saw every count",
+                           (long long)l->block);
+        }
+        mg_sbuf_printf(&b, "\n%s --comm-sizes=%d", mg_coll_name(l->coll), l->p);
+        if (l->type) mg_sbuf_printf(&b, " --datatype=%s", l->type);
         if (l->op) mg_sbuf_printf(&b, " --op=%s", l->op);
-        mg_sbuf_printf(&b, " --msizes-list=");
-        for (int z = 0; z < l->nsizes; z++)
+        if (mg_coll_is_v(l->coll) && (sizeless || shape != MG_PROBLEM_SAME))
+            mg_sbuf_printf(&b, " --irregular=%s", mg_problem_name(shape));
+        if (!barrier) mg_sbuf_printf(&b, " --msizes-list=");
+        for (int z = 0; z < l->nsizes && !barrier; z++)
             mg_sbuf_printf(&b, "%s%lld", z ? "," : "", (long long)l->sizes[z]);
-        roots_option(&b, l);
+        roots_option(&b, l, mg_coll_is_v(l->coll));
         if (l->calls && 2 * l->b2b >= l->calls && o->batch > 1)
             mg_sbuf_printf(&b, " --back-to-back=%lld", (long long)o->batch);
         mg_sbuf_printf(&b, " --nrep=%lld --rt-bench-time-ms=%g\n", (long long)o->nrep, o->time_ms);

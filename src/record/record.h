@@ -7,10 +7,11 @@
 #ifndef MG_RECORD_H
 #define MG_RECORD_H
 
+#include "model/problems.h"
 #include <stddef.h>
 #include <stdint.h>
 
-#define MG_REC_VERSION   1
+#define MG_REC_VERSION   2
 #define MG_REC_SIZES     8          /* exact sizes listed per row */
 #define MG_REC_ROOTS     8          /* roots listed per row */
 #define MG_REC_MAX_ROWS  1000000    /* rows in one record */
@@ -34,10 +35,10 @@ typedef struct mg_rec_root {
 typedef struct mg_rec_row {
     int coll;            /* collective id (catalog) */
     int p, nodes, ppn;   /* communicator size; its nodes and most ranks on a node, 0 unknown */
-    char datatype[40];   /* MPI name of a predefined type, "derived", or "-" (v-collectives) */
+    char datatype[40];   /* MPI name of a predefined type, "derived", or "-" (Barrier) */
     int esize;           /* MPI_Type_size of that datatype; 0 with "-" */
     char op[24];         /* MPI name of a predefined op, "user", or "-" (not a reduction) */
-    int64_t lo, hi;      /* message-size bucket: 0-0 or 2^k .. 2^(k+1) - 1 bytes */
+    int64_t lo, hi;      /* message-size bucket: 0-0 or 2^k .. 2^(k+1) - 1 bytes (0-0: sizeless) */
     uint64_t calls;      /* >= 1 */
     double time_s;       /* total time in the calls */
     double median_s;     /* median time of one call */
@@ -46,10 +47,19 @@ typedef struct mg_rec_row {
     uint64_t mockup;     /* covered calls that ran a mock-up */
     uint64_t other_type; /* calls a profile of (collective, p) did not take: datatype or op */
     uint64_t b2b;        /* calls started right after the previous collective (back to back) */
-    int nsizes;          /* exact sizes, most frequent first */
+    int nsizes;          /* exact sizes (v-collectives: totals), most frequent first */
     mg_rec_size sizes[MG_REC_SIZES];
     uint64_t sizes_other; /* calls of sizes beyond the listed ones */
-    int rooted;           /* the collective has a root: roots, roots_other, rotations */
+    /* v-collectives (block, spread): the largest block of one rank in bytes, and per problem
+     * type (model/problems.h) the calls whose counts had that shape, where a rank knew them */
+    int vrow;
+    int64_t block;
+    uint64_t spread[MG_PROBLEM_COUNT];
+    /* nonblocking collectives: the calls whose completion (a wait or test) was seen; their
+     * time counts from the start to that completion, the others' the start call only */
+    int nb;
+    uint64_t completed;
+    int rooted; /* the collective has a root: roots, roots_other, rotations */
     int nroots;
     mg_rec_root roots[MG_REC_ROOTS];
     uint64_t roots_other; /* calls with roots beyond the listed ones */

@@ -36,6 +36,15 @@ static void put_row(mg_sbuf *b, const mg_rec_row *w) {
                        z->covered_s);
     }
     mg_sbuf_printf(b, " sizes_other=%llu", (unsigned long long)w->sizes_other);
+    if (w->vrow) {
+        mg_sbuf_printf(b, " block=%lld spread=", (long long)w->block);
+        int n = 0;
+        for (int t = 0; t < MG_PROBLEM_COUNT; t++)
+            if (w->spread[t])
+                mg_sbuf_printf(b, "%s%s:%llu", n++ ? "," : "", mg_problem_name(t),
+                               (unsigned long long)w->spread[t]);
+        if (!n) mg_sbuf_printf(b, "-");
+    }
     if (w->rooted) {
         mg_sbuf_printf(b, " roots=");
         if (!w->nroots) mg_sbuf_printf(b, "-");
@@ -45,6 +54,7 @@ static void put_row(mg_sbuf *b, const mg_rec_row *w) {
         mg_sbuf_printf(b, " roots_other=%llu rotations=%llu", (unsigned long long)w->roots_other,
                        (unsigned long long)w->rotations);
     }
+    if (w->nb) mg_sbuf_printf(b, " completed=%llu", (unsigned long long)w->completed);
     mg_sbuf_printf(b, "\n");
 }
 
@@ -71,7 +81,8 @@ char *mg_record_render(const mg_record *r) {
     mg_sbuf_printf(
         &b, "# COLLECTIVE p= nodes= ppn= datatype= esize= op= bytes=LO-HI calls= time_s= median_s= "
             "covered= covered_s= mockup= other_type= b2b= sizes=SIZE:CALLS:TIME_S:COVERED:"
-            "COVERED_S,... sizes_other= [roots=ROOT:CALLS,... roots_other= rotations=]\n");
+            "COVERED_S,... sizes_other= [block= spread=TYPE:CALLS,...] [roots=ROOT:CALLS,... "
+            "roots_other= rotations=] [completed=]\n");
     for (int i = 0; i < r->nrows; i++) put_row(&b, &r->rows[i]);
     mg_rec_cover c;
     mg_rec_coverage(r, -1, 0, &c);

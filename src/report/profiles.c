@@ -122,7 +122,7 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
     int p = c->nprocs ? c->nprocs : atoi(a->nprocs);
     range *r = malloc((size_t)(c->npoints ? c->npoints : 1) * sizeof *r);
     if (!r) return NULL;
-    int nr = 0, vcoll = mg_is_vcollective(cname), checked = 0;
+    int nr = 0, vcoll = mg_is_sizeless(cname), checked = 0;
     for (int pi = 0; pi < c->npoints; pi++) checked += decided(&c->points[pi]);
     if (vcoll && checked)
         r[nr++] = (range){0, INT64_MAX,

@@ -18,10 +18,11 @@ typedef mpiguide_args mg_args;
  * section 1); needs and predicates may use only these. */
 typedef struct mg_shape {
     int p, rank, inter;
-    int64_t msize;     /* bytes per section 1; -1 for v-collectives */
+    int64_t msize;     /* bytes per section 1; -1 for Gatherv, Scatterv, Alltoallv */
     int64_t count;     /* elements behind msize (per rank block / vector length) */
     size_t tsize;      /* signature bytes of one element of that count's datatype */
     MPI_Datatype type; /* that datatype, this rank's (its signature is every rank's) */
+    int64_t block;     /* Allgatherv: the largest block in bytes (recvcounts are everywhere) */
     /* Reductions only (the datatype is the same on all ranks, so is its layout): */
     MPI_Aint extent, true_lb, true_extent;
     int commute;            /* op is commutative */
@@ -46,7 +47,8 @@ typedef int (*mg_run_fn)(const mg_args *a, const mg_shape *s, const mg_scratch *
 
 /* Fills the shared values of a call (a few PMPI queries, no allocation). */
 int mg_shape_of(int coll, const mg_args *a, mg_shape *s);
-/* Message size of a call per docs/dev/interfaces.md section 1 (bytes; -1 for v-collectives). */
+/* Message size of a call per docs/dev/interfaces.md section 1 (bytes; 0 for Barrier, -1 for the
+ * other collectives without a shared size: Gatherv, Scatterv, Alltoallv). */
 int64_t mg_msize(int coll, const mg_args *a);
 
 /* The (count, datatype) that define the message size of a call on this rank: the catalog's
@@ -78,9 +80,9 @@ int mg_run_pmpi(int coll, const mg_args *a);
 static inline mg_args mg_fill(const void *sendbuf, void *recvbuf, int sendcount, int recvcount,
                               const int *sendcounts, const int *sdispls, const int *recvcounts,
                               const int *rdispls, MPI_Datatype sendtype, MPI_Datatype recvtype,
-                              MPI_Op op, int root, MPI_Comm comm) {
+                              MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) {
     mg_args a = {sendbuf, recvbuf,  sendcount, recvcount, sendcounts, sdispls, recvcounts,
-                 rdispls, sendtype, recvtype,  op,        root,       comm};
+                 rdispls, sendtype, recvtype,  op,        root,       comm,    request};
     return a;
 }
 

@@ -16,9 +16,9 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
         return MPI_SUCCESS;
     }
     unsigned f = mg_coll_flags(coll);
-    /* v-collectives select by p alone; their datatype arguments may be insignificant (and
-     * MPI_DATATYPE_NULL) on some ranks, so they are not even looked at. */
-    if (f & MG_CF_V) return MPI_SUCCESS;
+    /* Gatherv, Scatterv and Alltoallv select by p alone; their datatype arguments may be
+     * insignificant (and MPI_DATATYPE_NULL) on some ranks, so they are not even looked at. */
+    if (f & MG_CF_NOSIZE) return MPI_SUCCESS;
     MPI_Datatype t;
     mg_call_source(coll, a, s->rank, s->p, &s->count, &t);
     s->type = t;
@@ -26,6 +26,10 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
     if ((rc = PMPI_Type_size(t, &tsize)) != MPI_SUCCESS) return rc;
     s->tsize = (size_t)tsize;
     s->msize = s->count * (int64_t)tsize;
+    if (mg_coll_blocking(coll) == MPIGUIDE_COLL_ALLGATHERV)
+        for (int i = 0; i < s->p; i++)
+            if ((int64_t)a->recvcounts[i] * tsize > s->block)
+                s->block = (int64_t)a->recvcounts[i] * tsize;
     if (f & MG_CF_REDUCTION) {
         MPI_Aint lb;
         if ((rc = PMPI_Type_get_extent(t, &lb, &s->extent)) != MPI_SUCCESS) return rc;

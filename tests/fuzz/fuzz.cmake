@@ -23,6 +23,7 @@ if(MG_FUZZ_WORKS)
       ${CMAKE_SOURCE_DIR}/src/util/sbuf.c
       ${CMAKE_SOURCE_DIR}/src/config/config.c ${CMAKE_SOURCE_DIR}/src/record/parse.c
       ${CMAKE_SOURCE_DIR}/src/record/write.c ${CMAKE_SOURCE_DIR}/src/record/rows.c
+      ${CMAKE_SOURCE_DIR}/src/model/problems.c
       ${CMAKE_SOURCE_DIR}/src/algid/algid.c ${CMAKE_SOURCE_DIR}/src/export/json.c
       ${CMAKE_SOURCE_DIR}/src/export/tuning_files.c)
   foreach(target profile config record json)

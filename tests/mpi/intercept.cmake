@@ -205,12 +205,14 @@ ic_test(report_file NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=${IC}/repo
 ic_test(record NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_RECORD=${IC}/record.txt ${IC_APP}
   --subcomm
   EXPECT ${IC_OK} REJECT "#@" "mpiguide: error" REPORT_FILE ${IC}/record.txt
-  EXPECT_FILE "^# mpiguide record" "\n#@record_version=1\n" "\n#@nprocs=3\n#@nodes=1\n#@ppn=3\n"
+  EXPECT_FILE "^# mpiguide record" "\n#@record_version=2\n" "\n#@nprocs=3\n#@nodes=1\n#@ppn=3\n"
     "\n#@mode=untuned\n"
     "\nMPI_Allreduce p=3 nodes=1 ppn=3 datatype=MPI_INT esize=4 op=MPI_SUM bytes=16-31 calls=[0-9]+ "
     "\nMPI_Allreduce p=2 nodes=1 ppn=2 datatype=MPI_INT esize=4 op=MPI_SUM bytes=128-255 [^\n]* sizes=148:"
     "\nMPI_Bcast p=3 [^\n]* roots=2:1 roots_other=0 " "\nMPI_Bcast p=2 [^\n]* roots=1:1 "
-    "\nMPI_Bcast p=1 [^\n]* roots=0:1 " "\n# coverage: 0.0 % of " "\n#@end=[0-9]+\n$")
+    "\nMPI_Bcast p=1 [^\n]* roots=0:1 "
+    "\nMPI_Scatterv p=3 nodes=1 ppn=3 datatype=MPI_INT esize=4 op=- bytes=0-0 [^\n]* sizes=4:1:[^\n]* block=152 spread=spikes:1,alternating:3 roots=2:4 "
+    "\n# coverage: 0.0 % of " "\n#@end=[0-9]+\n$")
 ic_test(record_unwritable NP 2 RUN env LD_PRELOAD=${IC_LIB}
   MPIGUIDE_RECORD=/nonexistent/mpiguide/record.txt ${IC_APP}
   EXPECT ${IC_OK}
@@ -457,9 +459,9 @@ else()
   set(IC_REC_OTHER_KIND openmpi)
 endif()
 set(IC_REC_ROW "MPI_Allreduce p=2 nodes=1 ppn=2 datatype=MPI_DOUBLE esize=8 op=MPI_SUM bytes=16-31 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 other_type=0 b2b=0 sizes=24:3:1:0:0 sizes_other=0\n")
-file(WRITE ${IC}/rec_ok.txt "#@record_version=1\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
-file(WRITE ${IC}/rec_cut.txt "#@record_version=1\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}")
-file(WRITE ${IC}/rec_other.txt "#@record_version=1\n#@mpi_library=${IC_REC_OTHER}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
+file(WRITE ${IC}/rec_ok.txt "#@record_version=2\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
+file(WRITE ${IC}/rec_cut.txt "#@record_version=2\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}")
+file(WRITE ${IC}/rec_other.txt "#@record_version=2\n#@mpi_library=${IC_REC_OTHER}\n#@nprocs=2\n${IC_REC_ROW}#@end=1\n")
 ic_cli(plan_ok RC 0 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_ok.txt --cover 1
   EXPECT "\nMPI_Allreduce --comm-sizes=2 --datatype=MPI_DOUBLE --op=MPI_SUM --msizes-list=16,24,32 ")
 ic_cli(plan_cut RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_cut.txt

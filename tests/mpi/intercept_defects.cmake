@@ -7,7 +7,8 @@
 set(MG_DEFECT_DIR ${CMAKE_SOURCE_DIR}/src/defects/reproducers)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/defects/known.txt)
 # name | MPI it concerns | np | collective | repair expected in the report (- : the alg line is
-# not checked, when the reproducer's last call has the same message size)
+# not checked, when the reproducer's last call has the same message size; none: the library
+# cannot see the condition, which depends on another rank's datatype, so nothing repairs it)
 set(MG_DEFECT_CASES
   "mpich-reduce-scatter-noncommutative-extent|mpich|2|Reduce_scatter_block|reducescatterblock_as_reduce_scatter"
   "mpich-reduce-inplace-root|mpich|2|Reduce|reduce_as_copy_reduce"
@@ -16,7 +17,8 @@ set(MG_DEFECT_CASES
   "openmpi-unsigned-long-minmax|openmpi|2|Allreduce|allreduce_with_own_op"
   "openmpi-op-avx-saturating-sum|openmpi|2|Allreduce|allreduce_with_own_op"
   "mpich-gather-mixed-type|mpich|4|Gather|gather_as_gatherv"
-  "mpich-scatter-mixed-type|mpich|2|Scatter|scatter_as_scatterv")
+  "mpich-scatter-mixed-type|mpich|2|Scatter|scatter_as_scatterv"
+  "openmpi-allgatherv-types-differ|openmpi|3|Allgatherv|none")
 foreach(case ${MG_DEFECT_CASES})
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
@@ -28,7 +30,9 @@ foreach(case ${MG_DEFECT_CASES})
   string(REPLACE "-" "_" exe "${exe}")
   add_executable(${exe} ${MG_DEFECT_DIR}/${name}.c)
   target_link_libraries(${exe} PRIVATE MPI::MPI_C)
-  if(mpi STREQUAL MPIGUIDE_MPI)
+  if(mpi STREQUAL MPIGUIDE_MPI AND alg STREQUAL "none")
+    ic_test(defect_${name}_as_is NP ${np} FAIL RUN $<TARGET_FILE:${exe}> REJECT "^correct")
+  elseif(mpi STREQUAL MPIGUIDE_MPI)
     ic_test(defect_${name}_as_is NP ${np} FAIL RUN $<TARGET_FILE:${exe}> REJECT "^correct")
     set(alg_line "")
     if(NOT alg STREQUAL "-")

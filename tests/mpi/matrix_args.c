@@ -113,6 +113,55 @@ static int setup_v(mx_setup *S, const mx_case *c, int tpair, int m, int inplace,
     return rc;
 }
 
+/* Allgatherv: v_layout's counts and displacements (the same on every rank) on the receive side,
+ * this rank's block on the send side; MPI_IN_PLACE (every rank) takes it from recvbuf. */
+static int setup_allgatherv(mx_setup *S, int tpair, int m, int inplace) {
+    int p = S->p;
+    int64_t *units = malloc(sizeof(int64_t) * 2 * (size_t)p), *disp = units + p;
+    if (!units) return -1;
+    int64_t span = v_layout(S->count, p, units, disp);
+    int rc = fill_v_arrays(S, 1, tpair, 0, m, units, disp);
+    side(S, tpair, 1, m * units[S->rank], &S->a.sendtype, &S->a.sendcount);
+    buffer(S, MX_SEND, m * units[S->rank]);
+    S->a.recvtype = wide(tpair, S->rank, 0) ? S->T->wide : S->T->t;
+    S->a.recvcounts = S->counts[1], S->a.rdispls = S->displs[1];
+    buffer(S, MX_RECV, m * span);
+    if (inplace) {
+        absent(S, MX_SEND, MPI_IN_PLACE);
+        S->a.sendcount = 0, S->a.sendtype = MPI_DATATYPE_NULL;
+    }
+    free(units);
+    return rc;
+}
+
+/* Alltoallv: rank i sends u(i, j) = u(j, i) units to rank j (symmetric, so MPI_IN_PLACE, whose
+ * receive side describes both directions, is valid too), zero for some pairs, each side's
+ * blocks in reversed rank order with a one-unit gap after each. */
+static int setup_alltoallv(mx_setup *S, int tpair, int m, int inplace) {
+    int p = S->p, c = S->count, r = S->rank;
+    int64_t *units = malloc(sizeof(int64_t) * 2 * (size_t)p), *disp = units + p, at = 0;
+    if (!units) return -1;
+    for (int j = 0; j < p; j++) units[j] = c == 0 || (r + j) % 4 == 1 ? 0 : c + (r + j) % 3;
+    for (int j = p - 1; j >= 0; j--) {
+        disp[j] = at;
+        at += units[j] + 1;
+    }
+    int rc = fill_v_arrays(S, 0, tpair, 1, m, units, disp);
+    if (!rc) rc = fill_v_arrays(S, 1, tpair, 0, m, units, disp);
+    S->a.sendtype = wide(tpair, r, 1) ? S->T->wide : S->T->t;
+    S->a.recvtype = wide(tpair, r, 0) ? S->T->wide : S->T->t;
+    S->a.sendcounts = S->counts[0], S->a.sdispls = S->displs[0];
+    S->a.recvcounts = S->counts[1], S->a.rdispls = S->displs[1];
+    buffer(S, MX_SEND, m * at);
+    buffer(S, MX_RECV, m * at);
+    if (inplace) {
+        absent(S, MX_SEND, MPI_IN_PLACE);
+        S->a.sendcounts = S->a.sdispls = NULL, S->a.sendtype = MPI_DATATYPE_NULL;
+    }
+    free(units);
+    return rc;
+}
+
 int mx_setup_case(int coll, const mx_case *c, MPI_Comm comm, mx_setup *S) {
     memset(S, 0, sizeof *S);
     PMPI_Comm_size(comm, &S->p);
@@ -185,6 +234,14 @@ int mx_setup_case(int coll, const mx_case *c, MPI_Comm comm, mx_setup *S) {
     case MPIGUIDE_COLL_GATHERV:
     case MPIGUIDE_COLL_SCATTERV:
         return setup_v(S, c, tpair, m, inplace, null);
+    case MPIGUIDE_COLL_ALLGATHERV:
+        return setup_allgatherv(S, tpair, m, inplace);
+    case MPIGUIDE_COLL_ALLTOALLV:
+        return setup_alltoallv(S, tpair, m, inplace);
+    case MPIGUIDE_COLL_BARRIER: /* no buffers: a barrier either returns everywhere or hangs */
+        absent(S, MX_SEND, NULL);
+        absent(S, MX_RECV, NULL);
+        return 0;
     default:
         break;
     }

@@ -65,6 +65,7 @@ static int is_rooted(int coll) {
 }
 
 int mx_dim_applies(int coll, int d) {
+    if (coll == MPIGUIDE_COLL_BARRIER) return d == MX_COMM; /* no buffers, no datatype */
     switch (d) {
     case MX_INPLACE: /* every collective of the matrix but MPI_Bcast accepts MPI_IN_PLACE */
         return coll != MPIGUIDE_COLL_BCAST;

@@ -81,8 +81,9 @@ static void result_block(const mx_setup *S, int64_t *from, int64_t *k) {
     } else if (S->coll == MPIGUIDE_COLL_REDUCE_SCATTER) {
         *k = S->counts[1][S->rank];
         for (int i = 0; i < S->rank; i++) *from += S->counts[1][i];
-    } else if (S->coll == MPIGUIDE_COLL_REDUCE && S->rank != S->root) {
-        *k = 0;
+    } else if ((S->coll == MPIGUIDE_COLL_REDUCE && S->rank != S->root) ||
+               (S->coll == MPIGUIDE_COLL_EXSCAN && S->rank == 0)) {
+        *k = 0; /* Exscan: rank 0's recvbuf is undefined, the library leaves it untouched */
     }
 }
 
@@ -111,7 +112,9 @@ int mx_oracle(const mx_setup *S, const mx_buf init[MX_NBUFS], mx_buf exp[MX_NBUF
         MPI_SUCCESS)
         goto out;
     /* in_0 op in_1 op ... op in_last, folded from the right (inout = in op inout) */
-    int last = S->coll == MPIGUIDE_COLL_SCAN ? S->rank : p - 1;
+    int last = S->coll == MPIGUIDE_COLL_SCAN     ? S->rank
+               : S->coll == MPIGUIDE_COLL_EXSCAN ? (S->rank > 0 ? S->rank - 1 : 0)
+                                                 : p - 1;
     if (span) memcpy(acc.ptr + T->lb, all + span * (size_t)last, span);
     for (int i = last - 1; i >= 0; i--)
         if (PMPI_Reduce_local(all + span * (size_t)i - T->lb, acc.ptr, (int)n, T->t, S->a.op) !=

@@ -28,8 +28,8 @@ int main(int argc, char **argv) {
         }
         kinds[kind]++;
         for (size_t i = 0; i < cap; i++) send[i] = (int)(rank * 1000 + i), ref[i] = got[i] = -1;
-        mpiguide_args a = {send,   ref,     N,       N,       counts, displs,        counts,
-                           displs, MPI_INT, MPI_INT, MPI_SUM, 0,      MPI_COMM_WORLD};
+        mpiguide_args a = {send,   ref,     N,       N,       counts, displs,         counts,
+                           displs, MPI_INT, MPI_INT, MPI_SUM, 0,      MPI_COMM_WORLD, NULL};
         mt_reference(coll, &a);
         a.recvbuf = got;
         int planned = -1, outcome = -1;

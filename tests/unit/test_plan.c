@@ -61,8 +61,9 @@ static void planning(void) {
     w->nroots = 1, w->roots[0] = (mg_rec_root){3, 10};
     w = row(&r, "MPI_Bcast", 2, "MPI_BYTE", 1, "-", 8, 10, 0.005); /* beyond a 0.99 share */
     w->nroots = 1, w->roots[0] = (mg_rec_root){0, 10};
-    w = row(&r, "MPI_Gatherv", 4, "-", 0, "-", 0, 2, 0.019);
-    snprintf(w->datatype, sizeof w->datatype, "-");
+    /* Gatherv: decreasing counts of b = 100 on 4 ranks are 201+151+101+51 = 504 MPI_INTs */
+    w = row(&r, "MPI_Gatherv", 4, "MPI_INT", 4, "-", 2016, 2, 0.019);
+    w->lo = w->hi = 0, w->vrow = 1, w->block = 804, w->spread[MG_PROBLEM_DECREASING] = 2;
     w->nroots = 1, w->roots[0] = (mg_rec_root){0, 2};
     char err[600] = "";
     char *t = plan(&r, 0.99, 0, err);
@@ -89,8 +90,13 @@ static void planning(void) {
          "--root=3 --nrep",
          1},
         {"the last 1 % left out", "MPI_Bcast --comm-sizes=2", 0},
-        {"v-collective noted", "\n# not planned: MPI_Gatherv p=4 (1.9 % of the time)", 1},
-        {"share", "# these lines cover 97.6 % of the recorded collective time", 1},
+        {"Gatherv with the recorded problem type, its b and root 0",
+         "\nMPI_Gatherv --comm-sizes=4 --irregular=decreasing --msizes-list=400 --root=0 "
+         "--nrep=50",
+         1},
+        {"Gatherv's shapes said", "2 calls; counts shaped decreasing (2 calls), largest block 804",
+         1},
+        {"share", "# these lines cover 99.5 % of the recorded collective time", 1},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         CHECK((strstr(t, want[i].line) != NULL) == want[i].present, "%s: %s `%s` in\n%s",
@@ -183,8 +189,46 @@ static void refusals(void) {
     free(t);
 }
 
+/* Allgatherv (selected by its total: a regular line, --irregular when its counts were not
+ * regular), Alltoallv (by communicator size: problem type and b from the per-rank volume),
+ * Barrier (no sizes), and a Gatherv whose root saw no counts (b from the largest block). */
+static void v_and_barrier(void) {
+    mg_record r;
+    base(&r);
+    mg_rec_row *w = row(&r, "MPI_Allgatherv", 4, "MPI_DOUBLE", 8, "-", 8000, 10, 0.4);
+    w->vrow = 1, w->block = 2000, w->spread[MG_PROBLEM_SAME] = 10;
+    w = row(&r, "MPI_Allgatherv", 2, "MPI_DOUBLE", 8, "-", 800, 10, 0.1);
+    w->vrow = 1, w->block = 640, w->spread[MG_PROBLEM_SPIKES] = 9, w->spread[MG_PROBLEM_SAME] = 1;
+    w = row(&r, "MPI_Alltoallv", 4, "MPI_INT", 4, "-", 40000, 10, 0.3);
+    w->lo = w->hi = 0, w->vrow = 1, w->block = 19000, w->spread[MG_PROBLEM_RANDOM] = 10;
+    w = row(&r, "MPI_Barrier", 4, "-", 0, "-", 0, 100, 0.1);
+    w = row(&r, "MPI_Scatterv", 2, "MPI_BYTE", 1, "-", 0, 10, 0.1);
+    w->lo = w->hi = 0, w->vrow = 1, w->block = 400, w->nsizes = 0;
+    w->nroots = 1, w->roots[0] = (mg_rec_root){1, 10};
+    char err[600] = "";
+    char *t = plan(&r, 1, 0, err);
+    CHECK(t != NULL, "plan: %s", err);
+    if (!t) return;
+    static const char *want[] = {
+        "\nMPI_Allgatherv --comm-sizes=4 --datatype=MPI_DOUBLE --msizes-list=4096,8000,8192 "
+        "--nrep=50",
+        "\nMPI_Allgatherv --comm-sizes=2 --datatype=MPI_DOUBLE --irregular=spikes "
+        "--msizes-list=512,800,1024 --nrep=50",
+        "\nMPI_Alltoallv --comm-sizes=4 --irregular=random --msizes-list=10000 --nrep=50",
+        "\nMPI_Barrier --comm-sizes=4 --nrep=50",
+        "\nMPI_Scatterv --comm-sizes=2 --irregular=same --msizes-list=400 --root=1 --nrep=50",
+        "MPI_Scatterv on 2 processes: 10.0 % of the time, 10 calls; no rank saw every count, "
+        "largest block 400 bytes",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        CHECK(strstr(t, want[i]) != NULL, "missing `%s` in\n%s", want[i], t);
+    free(t);
+    mg_record_free(&r);
+}
+
 int main(void) {
     planning();
+    v_and_barrier();
     bench_types();
     refusals();
     return DONE();

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "model/problems.h"
 #include "model/problems_table.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,82 @@ static void table(void) {
     free(out);
 }
 
+/* Every type's own counts classify as that type (a spikes draw without a spike is `same`),
+ * hand-made vectors too. */
+static void classify(void) {
+    static const int ps[] = {3, 4, 7, 16, 64, 256};
+    int ci[256];
+    for (int t = 0; t < MG_PROBLEM_COUNT; t++)
+        for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+            int p = ps[k];
+            if (t == MG_PROBLEM_RANDOM && p < 16) continue; /* few draws may look like another */
+            mg_problem_counts(t, p, 100, 5.0, 42, c);
+            int same = 1;
+            for (int i = 0; i < p; i++) ci[i] = (int)c[i], same &= c[i] == c[0];
+            int want = same ? MG_PROBLEM_SAME : t, got = mg_problem_classify(ci, p);
+            CHECK(got == want, "%s p=%d: classified as %s", mg_problem_name(t), p,
+                  mg_problem_name(got));
+        }
+    static const struct {
+        int p, c[8], want;
+    } hand[] = {
+        {1, {5}, MG_PROBLEM_SAME},
+        {4, {0, 0, 0, 0}, MG_PROBLEM_SAME},
+        {4, {7, 0, 0, 7}, MG_PROBLEM_TWOBLOCKS},
+        {4, {7, 0, 0, 6}, MG_PROBLEM_SPIKES},
+        {4, {7, 6, 6, 0}, MG_PROBLEM_DECREASING},
+        {5, {3, 1, 3, 1, 3}, MG_PROBLEM_ALTERNATING},
+        {5, {9, 8, 8, 2, 0}, MG_PROBLEM_DECREASING},
+        {6, {1, 1, 50, 1, 1, 1}, MG_PROBLEM_SPIKES},
+        {6, {1, 40, 50, 1, 30, 1}, MG_PROBLEM_SPIKES},
+        {6, {20, 40, 50, 10, 30, 15}, MG_PROBLEM_RANDOM},
+        {6, {10, 20, 15, 12, 18, 11}, MG_PROBLEM_RANDOM},
+    };
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        int got = mg_problem_classify(hand[i].c, hand[i].p);
+        CHECK(got == hand[i].want, "hand case %zu: %s, expected %s", i, mg_problem_name(got),
+              mg_problem_name(hand[i].want));
+    }
+}
+
+/* mg_problem_base finds a b whose total is the given one (or closest); counts_total hits the
+ * total exactly and keeps the type's shape. */
+static void base_and_total(void) {
+    static const int ps[] = {2, 5, 16, 100};
+    static const int64_t bs[] = {1, 10, 100, 5000};
+    int ci[100];
+    for (int t = 0; t < MG_PROBLEM_COUNT; t++)
+        for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++)
+            for (size_t m = 0; m < sizeof bs / sizeof bs[0]; m++) {
+                int p = ps[k];
+                int64_t total = 0, got = 0;
+                mg_problem_counts(t, p, bs[m], 5.0, 9, c);
+                for (int i = 0; i < p; i++) total += c[i];
+                int64_t b = mg_problem_base(t, p, total, 5.0, 9);
+                mg_problem_counts(t, p, b, 5.0, 9, d);
+                for (int i = 0; i < p; i++) got += d[i];
+                int64_t expect = llround((double)total / p - 0.5); /* random: its expectation */
+                CHECK(t == MG_PROBLEM_RANDOM ? b == (expect > 1 ? expect : 1) : got == total,
+                      "%s p=%d b=%lld: base %lld gives %lld of %lld", mg_problem_name(t), p,
+                      (long long)bs[m], (long long)b, (long long)got, (long long)total);
+                for (int64_t want = total; want <= total + 7; want += 7) {
+                    int64_t sum = 0;
+                    mg_problem_counts_total(t, p, want, 5.0, 9, d);
+                    int same = 1;
+                    for (int i = 0; i < p; i++)
+                        sum += d[i], ci[i] = (int)d[i], same &= d[i] == d[0];
+                    CHECK(sum == want, "%s p=%d: counts_total %lld of %lld", mg_problem_name(t), p,
+                          (long long)sum, (long long)want);
+                    int cls = mg_problem_classify(ci, p);
+                    /* an attainable total keeps the type's own counts */
+                    if (want == total && p >= 16 && t != MG_PROBLEM_RANDOM)
+                        CHECK(cls == (same ? MG_PROBLEM_SAME : t),
+                              "%s p=%d b=%lld: counts_total classifies as %s", mg_problem_name(t),
+                              p, (long long)bs[m], mg_problem_name(cls));
+                }
+            }
+}
+
 int main(void) {
     for (int p = 1; p <= 40; p++) definitions(p, 7);
     definitions(560, 1);
@@ -140,5 +217,7 @@ int main(void) {
     paper_totals();
     names();
     table();
+    classify();
+    base_and_total();
     return DONE();
 }

@@ -36,7 +36,7 @@ static const bad_case bad[] = {
     {"empty", "", 0, "empty profile"},
     {"only comments", "# nothing\n\n   # here\n", 3, "empty profile"},
     {"unknown collective", "MPI_Allgatherx\n4\n0\n0\n", 1, "unknown collective"},
-    {"not intercepted", "MPI_Exscan\n4\n0\n0\n", 1, "not intercepted"},
+    {"barrier range", "MPI_Barrier\n4\n1\n0 default\n1\n0 0 0\n", 6, "its one range must be"},
     {"two names", "MPI_Allgather MPI_Bcast\n4\n0\n0\n", 1, "collective name"},
     {"p zero", "MPI_Allgather\n0\n0\n0\n", 2, "number of processes"},
     {"p negative", "MPI_Allgather\n-4\n0\n0\n", 2, "number of processes"},

@@ -41,12 +41,14 @@ static void sample(mg_record *r) {
     w->rotations = 7;
     w = mg_record_add_row(r);
     w->coll = mg_coll_lookup("MPI_Gatherv");
-    w->p = 4, w->rooted = 1;
-    snprintf(w->datatype, sizeof w->datatype, "-");
+    w->p = 4, w->rooted = 1, w->vrow = 1, w->esize = 4;
+    snprintf(w->datatype, sizeof w->datatype, "MPI_INT");
     snprintf(w->op, sizeof w->op, "-");
     w->calls = 1, w->time_s = 1e-5, w->median_s = 1e-5, w->covered = 1, w->covered_s = 1e-5;
-    w->nsizes = 1, w->sizes[0] = (mg_rec_size){0, 1, 1e-5, 1, 1e-5};
+    /* a sizeless row: bucket 0-0, its sizes the totals the root saw */
+    w->nsizes = 1, w->sizes[0] = (mg_rec_size){4000, 1, 1e-5, 1, 1e-5};
     w->nroots = 1, w->roots[0] = (mg_rec_root){3, 1};
+    w->block = 2000, w->spread[MG_PROBLEM_SPIKES] = 1;
 }
 
 static void round_trip(void) {
@@ -69,7 +71,8 @@ static void round_trip(void) {
                       a->calls == b->calls && a->time_s == b->time_s && a->covered == b->covered &&
                       a->nsizes == b->nsizes && a->nroots == b->nroots && a->rooted == b->rooted &&
                       a->rotations == b->rotations && !strcmp(a->datatype, b->datatype) &&
-                      !strcmp(a->op, b->op),
+                      !strcmp(a->op, b->op) && a->vrow == b->vrow && a->block == b->block &&
+                      !memcmp(a->spread, b->spread, sizeof a->spread),
                   "row %d differs after the round trip", i);
             for (int k = 0; k < a->nsizes; k++)
                 CHECK(a->sizes[k].msize == b->sizes[k].msize &&
@@ -99,7 +102,7 @@ static void errors(void) {
     const char *row = "MPI_Allreduce p=4 nodes=1 ppn=4 datatype=MPI_DOUBLE esize=8 op=MPI_SUM "
                       "bytes=16-31 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 "
                       "other_type=0 b2b=0 sizes=24:3:1:0:0 sizes_other=0\n";
-    char head[] = "#@record_version=1\n#@nprocs=4\n";
+    char head[] = "#@record_version=2\n#@nprocs=4\n";
     struct {
         const char *what, *text, *expect;
     } cases[] = {
@@ -107,27 +110,59 @@ static void errors(void) {
         {"foreign raw data", "#@nprocs=4\nMPI_Bcast default 0 8 0.1\n",
          "f:1: not an mpiguide record"},
         {"foreign text", "hello world\n", "f:1: not an mpiguide record"},
-        {"newer version", "#@record_version=2\n", "f:1: record version 2 is not supported"},
-        {"no end", "#@record_version=1\n#@nprocs=4\n", "f:2: truncated: no #@end line"},
-        {"cut line", "#@record_version=1\n#@nprocs=4\nMPI_Bcast p=4", "f:3: truncated"},
-        {"end count", "#@record_version=1\n#@nprocs=4\n#@end=1\n", "f:3: #@end says 1 rows"},
-        {"after end", "#@record_version=1\n#@nprocs=4\n#@end=0\nMPI_Bcast\n", "f:4: content after"},
-        {"unknown header", "#@record_version=1\n#@colour=red\n", "f:2: unknown key `#@colour`"},
-        {"unknown coll", "#@record_version=1\n#@nprocs=4\nMPI_Frobnicate p=2\n",
+        {"newer version", "#@record_version=3\n", "f:1: record version 3 is not supported"},
+        {"older version", "#@record_version=1\n", "f:1: record version 1 is not supported"},
+        {"no end", "#@record_version=2\n#@nprocs=4\n", "f:2: truncated: no #@end line"},
+        {"cut line", "#@record_version=2\n#@nprocs=4\nMPI_Bcast p=4", "f:3: truncated"},
+        {"end count", "#@record_version=2\n#@nprocs=4\n#@end=1\n", "f:3: #@end says 1 rows"},
+        {"after end", "#@record_version=2\n#@nprocs=4\n#@end=0\nMPI_Bcast\n", "f:4: content after"},
+        {"unknown header", "#@record_version=2\n#@colour=red\n", "f:2: unknown key `#@colour`"},
+        {"unknown coll", "#@record_version=2\n#@nprocs=4\nMPI_Frobnicate p=2\n",
          "f:3: `MPI_Frobnicate` is not an intercepted"},
         {"missing key", "#@record_version=1\n#@nprocs=4\nMPI_Barrier p=2\n",
-         "is not an intercepted"},
-        {"short row", "#@record_version=1\n#@nprocs=4\nMPI_Allreduce p=4\n", "f:3: missing nodes="},
+         "version 1 is not supported"},
+        {"barrier short", "#@record_version=2\n#@nprocs=4\nMPI_Barrier p=2\n",
+         "f:3: missing nodes="},
+        {"gatherv without block",
+         "#@record_version=2\n#@nprocs=4\nMPI_Gatherv p=4 nodes=1 ppn=4 datatype=MPI_INT esize=4 "
+         "op=- bytes=0-0 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 "
+         "other_type=0 b2b=0 sizes=400:3:1:0:0 sizes_other=0 roots=0:3 roots_other=0 "
+         "rotations=0\n#@end=1\n",
+         "f:3: block, spread: missing for MPI_Gatherv"},
+        {"gatherv bucket",
+         "#@record_version=2\n#@nprocs=4\nMPI_Gatherv p=4 nodes=1 ppn=4 datatype=MPI_INT esize=4 "
+         "op=- bytes=256-511 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 "
+         "other_type=0 b2b=0 sizes=400:3:1:0:0 sizes_other=0 block=100 spread=same:3 roots=0:3 "
+         "roots_other=0 rotations=0\n#@end=1\n",
+         "f:3: bytes: MPI_Gatherv is recorded under 0-0"},
+        {"bad spread",
+         "#@record_version=2\n#@nprocs=4\nMPI_Gatherv p=4 nodes=1 ppn=4 datatype=MPI_INT esize=4 "
+         "op=- bytes=0-0 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 "
+         "other_type=0 b2b=0 sizes=400:3:1:0:0 sizes_other=0 block=100 spread=zigzag:3 "
+         "roots=0:3 roots_other=0 rotations=0\n#@end=1\n",
+         "f:3: spread: item 1 is not TYPE:CALLS"},
+        {"spread above calls",
+         "#@record_version=2\n#@nprocs=4\nMPI_Gatherv p=4 nodes=1 ppn=4 datatype=MPI_INT esize=4 "
+         "op=- bytes=0-0 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 "
+         "other_type=0 b2b=0 sizes=400:3:1:0:0 sizes_other=0 block=100 spread=same:2,spikes:4 "
+         "roots=0:3 roots_other=0 rotations=0\n#@end=1\n",
+         "f:3: spread: more calls than the row's"},
+        {"barrier datatype",
+         "#@record_version=2\n#@nprocs=4\nMPI_Barrier p=4 nodes=1 ppn=4 datatype=MPI_INT esize=4 "
+         "op=- bytes=0-0 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 mockup=0 "
+         "other_type=0 b2b=0 sizes=0:3:1:0:0 sizes_other=0\n#@end=1\n",
+         "f:3: datatype: MPI_Barrier takes `-` and esize=0"},
+        {"short row", "#@record_version=2\n#@nprocs=4\nMPI_Allreduce p=4\n", "f:3: missing nodes="},
         {"bad bucket",
-         "#@record_version=1\n#@nprocs=4\nMPI_Allreduce p=4 nodes=1 ppn=4 datatype=MPI_INT "
+         "#@record_version=2\n#@nprocs=4\nMPI_Allreduce p=4 nodes=1 ppn=4 datatype=MPI_INT "
          "esize=4 op=MPI_SUM bytes=16-30\n",
          "f:3: bytes: expected a bucket"},
         {"unknown op",
-         "#@record_version=1\n#@nprocs=4\nMPI_Allreduce p=4 nodes=1 ppn=4 datatype=MPI_INT "
+         "#@record_version=2\n#@nprocs=4\nMPI_Allreduce p=4 nodes=1 ppn=4 datatype=MPI_INT "
          "esize=4 op=MPI_FOO\n",
          "f:3: op: bad value `MPI_FOO`"},
         {"p above nprocs",
-         "#@record_version=1\n#@nprocs=2\nMPI_Allreduce p=4 nodes=1 ppn=4 datatype=MPI_DOUBLE "
+         "#@record_version=2\n#@nprocs=2\nMPI_Allreduce p=4 nodes=1 ppn=4 datatype=MPI_DOUBLE "
          "esize=8 op=MPI_SUM bytes=16-31 calls=3 time_s=1 median_s=0.1 covered=0 covered_s=0 "
          "mockup=0 other_type=0 b2b=0 sizes=24:3:1:0:0 sizes_other=0\n#@end=1\n",
          "f:3: p=4 is more than the 2 processes"},
@@ -153,6 +188,12 @@ static void errors(void) {
         {"nan time", "time_s=1", "time_s=nan", "f:3: time_s: bad value"},
         {"roots on allreduce", "sizes_other=0", "sizes_other=0 roots=0:3 roots_other=0 rotations=0",
          "f:3: roots: given for MPI_Allreduce"},
+        {"block on allreduce", "sizes_other=0", "sizes_other=0 block=8 spread=-",
+         "f:3: block, spread: given for MPI_Allreduce"},
+        {"block alone", "sizes_other=0", "sizes_other=0 block=8",
+         "f:3: block and spread go together"},
+        {"completed on allreduce", "sizes_other=0", "sizes_other=0 completed=1",
+         "f:3: completed: given for MPI_Allreduce"},
     };
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
         char text[2000], body[1200];

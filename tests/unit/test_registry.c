@@ -91,7 +91,7 @@ static void make_call(call *c, int coll, int p, int rank, int root, int64_t coun
     int n = count > INT_MAX ? INT_MAX : (int)count;
     MPI_Datatype t = tsize == 1 ? MPI_BYTE : MPI_INT;
     c->a = mg_fill(dummy_send, dummy_recv, n, n, c->counts, c->displs, c->counts, c->displs, t, t,
-                   MPI_SUM, root, MPI_COMM_WORLD);
+                   MPI_SUM, root, MPI_COMM_WORLD, NULL);
     int pn = p < 256 ? p : 256;
     for (int i = 0; i < pn; i++) c->counts[i] = n, c->displs[i] = (int)((int64_t)i * n % INT_MAX);
     if (coll == MPIGUIDE_COLL_REDUCE_SCATTER) /* count is the vector, split over the ranks */

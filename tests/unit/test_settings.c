@@ -59,21 +59,22 @@ int main(void) {
     l = (log_t){0};
     int bad = mg_settings_parse_forced(
         " allreduce=allreduce_as_reduce_bcast , MPI_Allgather=alg:allgather_as_alltoall,"
-        "bcast:alg=bcast_as_allgatherv,,scatter=default",
+        "bcast:alg=bcast_as_allgatherv,,scatter=default,exscan=default,MPI_Barrier=default",
         "T", forced, collect, &l);
     CHECK(bad == 0 && l.errors == 0, "forced syntaxes: %d errors", bad);
     CHECK(forced[AR] == alg(AR, "allreduce_as_reduce_bcast") &&
               forced[AG] == alg(AG, "allgather_as_alltoall") &&
               forced[BC] == alg(BC, "bcast_as_allgatherv") &&
-              forced[MPIGUIDE_COLL_SCATTER] == MPIGUIDE_COLL_SCATTER,
-          "forced entries");
+              forced[MPIGUIDE_COLL_SCATTER] == MPIGUIDE_COLL_SCATTER &&
+              forced[MPIGUIDE_COLL_EXSCAN] == MPIGUIDE_COLL_EXSCAN &&
+              forced[MPIGUIDE_COLL_BARRIER] == MPIGUIDE_COLL_BARRIER,
+          "forced entries (Exscan and Barrier are intercepted too)");
 
     /* bad forced entries: each one message naming the variable */
     struct {
         const char *spec, *word;
     } badf[] = {{"allreduce", "expected collective=algorithm"},
                 {"allreducex=default", "unknown collective"},
-                {"exscan=default", "not intercepted"},
                 {"allreduce=allgather_as_alltoall", "unknown algorithm"},
                 {"allreduce=", "unknown algorithm"}};
     for (size_t i = 0; i < sizeof badf / sizeof badf[0]; i++) {
