@@ -17,6 +17,7 @@
 typedef struct selfcase {
     int *in, *out;
     int *counts, *displs;
+    int *sends, *sdispls; /* Alltoallv's send side */
     size_t in_n, out_n;
 } selfcase;
 
@@ -71,10 +72,29 @@ static int setup(int coll, int c, int root, int p, int rank, selfcase *k, mpigui
         k->in_n = vtotal;
         k->out_n = (size_t)k->counts[rank];
         break;
+    case MPIGUIDE_COLL_ALLGATHERV:
+        a->sendcount = k->counts[rank];
+        a->recvcounts = k->counts;
+        a->rdispls = k->displs;
+        k->in_n = (size_t)k->counts[rank];
+        k->out_n = vtotal;
+        break;
+    case MPIGUIDE_COLL_ALLTOALLV: /* rank r sends counts[r] elements to every rank */
+        for (int i = 0; i < p; i++)
+            k->sends[i] = k->counts[rank], k->sdispls[i] = i * k->counts[rank];
+        a->sendcounts = k->sends, a->sdispls = k->sdispls;
+        a->recvcounts = k->counts, a->rdispls = k->displs;
+        k->in_n = (size_t)p * (size_t)k->counts[rank];
+        k->out_n = vtotal;
+        break;
+    case MPIGUIDE_COLL_BARRIER:
+        k->in_n = k->out_n = 0;
+        break;
     case MPIGUIDE_COLL_BCAST:
     case MPIGUIDE_COLL_ALLREDUCE:
     case MPIGUIDE_COLL_REDUCE:
     case MPIGUIDE_COLL_SCAN:
+    case MPIGUIDE_COLL_EXSCAN:
         break;
     default:
         return -1;
@@ -247,6 +267,8 @@ int mg_cmd_selftest(int argc, char **argv) {
     selfcase k = {0};
     k.counts = malloc((size_t)p * sizeof(int));
     k.displs = malloc((size_t)p * sizeof(int));
+    k.sends = malloc((size_t)p * sizeof(int));
+    k.sdispls = malloc((size_t)p * sizeof(int));
     if (rank == 0) printf("mpiguide selftest on %d ranks\n", p);
     for (int alg = 0; alg < mpiguide_algorithm_count(); alg++) {
         int coll = mpiguide_algorithm_collective(alg);
@@ -271,6 +293,8 @@ int mg_cmd_selftest(int argc, char **argv) {
     }
     free(k.counts);
     free(k.displs);
+    free(k.sends);
+    free(k.sdispls);
     int all_bad = 0;
     MPI_Allreduce(&bad, &all_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();

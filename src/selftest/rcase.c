@@ -55,6 +55,10 @@ int mg_rcase_supported(int coll) {
     case MG_CAT_SCAN:
     case MG_CAT_REDUCE_SCATTER_BLOCK:
     case MG_CAT_REDUCE_SCATTER:
+    case MG_CAT_ALLGATHERV:
+    case MG_CAT_ALLTOALLV:
+    case MG_CAT_EXSCAN:
+    case MG_CAT_BARRIER:
         return 1;
     default:
         return 0;
@@ -70,8 +74,12 @@ static int inplace_kind(int coll) {
     case MG_CAT_SCAN:
     case MG_CAT_REDUCE_SCATTER_BLOCK:
     case MG_CAT_REDUCE_SCATTER:
+    case MG_CAT_ALLGATHERV:
+    case MG_CAT_ALLTOALLV:
+    case MG_CAT_EXSCAN:
         return 1;
     case MG_CAT_BCAST:
+    case MG_CAT_BARRIER:
         return 0;
     default:
         return 2;
@@ -86,7 +94,26 @@ int mg_rcase_comm(uint64_t seed, int coll, int64_t index) {
 void mg_rcase_free(mg_rcase *c) {
     free(c->counts);
     free(c->displs);
-    c->counts = c->displs = NULL;
+    free(c->pairs);
+    c->counts = c->displs = c->pairs = NULL;
+}
+
+/* Alltoallv: rank r moves counts[(r + j) % p] elements to and from rank j (symmetric, so one
+ * layout serves both sides and MPI_IN_PLACE), its blocks in rank order with a one-element gap
+ * after each. */
+static int alltoallv_pairs(mg_rcase *c) {
+    int p = c->p;
+    c->pairs = malloc(sizeof(int) * 2 * (size_t)p * (size_t)p);
+    if (!c->pairs) return -1;
+    for (int r = 0; r < p; r++) {
+        int64_t at = 0;
+        for (int j = 0; j < p; j++) {
+            c->pairs[r * p + j] = c->counts[(r + j) % p];
+            c->pairs[p * p + r * p + j] = (int)at;
+            at += c->counts[(r + j) % p] + 1;
+        }
+    }
+    return 0;
 }
 
 /* Reduce_scatter pieces, Gatherv/Scatterv blocks of about `e` elements (some empty), and for
@@ -168,13 +195,17 @@ int mg_rcase_draw(uint64_t seed, int coll, int64_t index, int p, mg_rcase *c) {
             return -1;
         }
         draw_blocks(&r, c, coll == MG_CAT_REDUCE_SCATTER ? (e + p - 1) / p : e);
+        if (coll == MG_CAT_ALLTOALLV && alltoallv_pairs(c)) {
+            mg_rcase_free(c);
+            return -1;
+        }
     }
     return 0;
 }
 
 int mg_rcase_resize(const mg_rcase *c, int64_t count, mg_rcase *out) {
     *out = *c;
-    out->counts = out->displs = NULL;
+    out->counts = out->displs = out->pairs = NULL;
     if (out->sides != MG_RS_SAME && count % 2) count++;
     out->count = count;
     if (!c->counts) return 0;
@@ -194,6 +225,10 @@ int mg_rcase_resize(const mg_rcase *c, int64_t count, mg_rcase *out) {
     if (c->coll == MG_CAT_REDUCE_SCATTER) {
         out->count = total;
         return 0;
+    }
+    if (c->coll == MG_CAT_ALLTOALLV && alltoallv_pairs(out)) {
+        mg_rcase_free(out);
+        return -1;
     }
     int64_t at = 0;
     for (int64_t d = 0, done = 0; done < c->p; d++) /* ranks by their old displacement */
@@ -334,11 +369,44 @@ void mg_rcase_args(const mg_rcase *c, int rank, mg_rargs *a) {
         }
         break;
     }
+    case MG_CAT_ALLGATHERV: {
+        int64_t mine = c->counts[rank];
+        buffer(a, MG_RB_SEND, mine);
+        buffer(a, MG_RB_RECV, v_span(c));
+        a->sendcount = mine;
+        a->recvcounts = c->counts, a->rdispls = c->displs;
+        if (c->inplace) {
+            absent(a, MG_RB_SEND, MG_RF_INPLACE);
+            a->sendcount = 0, a->null_type[MG_RB_SEND] = 1;
+        }
+        break;
+    }
+    case MG_CAT_ALLTOALLV: {
+        int *cnt = c->pairs + rank * p, *dsp = c->pairs + p * p + rank * p;
+        int64_t span = dsp[p - 1] + (int64_t)cnt[p - 1];
+        buffer(a, MG_RB_SEND, span);
+        buffer(a, MG_RB_RECV, span);
+        a->sendcounts = a->recvcounts = cnt;
+        a->sdispls = a->rdispls = dsp;
+        if (c->inplace) {
+            absent(a, MG_RB_SEND, MG_RF_INPLACE);
+            a->sendcounts = a->sdispls = NULL, a->null_type[MG_RB_SEND] = 1;
+        }
+        break;
+    }
+    case MG_CAT_BARRIER:
+        absent(a, MG_RB_SEND, MG_RF_NULL);
+        absent(a, MG_RB_RECV, MG_RF_NULL);
+        a->null_type[MG_RB_SEND] = a->null_type[MG_RB_RECV] = 1;
+        a->sendcount = a->recvcount = 0;
+        break;
     case MG_CAT_ALLREDUCE:
     case MG_CAT_SCAN:
+    case MG_CAT_EXSCAN:
         buffer(a, MG_RB_SEND, e);
         buffer(a, MG_RB_RECV, e);
         if (c->inplace) absent(a, MG_RB_SEND, MG_RF_INPLACE);
+        if (c->coll == MG_CAT_EXSCAN && rank == 0) a->defined[MG_RB_RECV] = 0; /* undefined */
         break;
     case MG_CAT_REDUCE:
         buffer(a, MG_RB_SEND, e);
@@ -519,6 +587,19 @@ int mg_rexpect(const mg_rcase *c, int rank, int which, const mg_rargs *a, mg_rme
     case MG_CAT_SCATTERV:
         values(c, c->root, MG_RB_SEND, c->displs[rank], c->counts[rank], out, 0);
         return 0;
+    case MG_CAT_ALLGATHERV: /* in place, rank i's block is at its place in its recvbuf */
+        for (int i = 0; i < p; i++) {
+            int w = c->inplace ? MG_RB_RECV : MG_RB_SEND;
+            values(c, i, w, c->inplace ? c->displs[i] : 0, c->counts[i], out, c->displs[i]);
+        }
+        return 0;
+    case MG_CAT_ALLTOALLV: /* block r of rank i's buffer (send, or recv in place) */
+        for (int i = 0; i < p; i++)
+            values(c, i, c->inplace ? MG_RB_RECV : MG_RB_SEND, c->pairs[p * p + i * p + rank],
+                   c->pairs[i * p + rank], out, c->pairs[p * p + rank * p + i]);
+        return 0;
+    case MG_CAT_EXSCAN: /* rank 0's result is undefined (not compared: defined is 0) */
+        return rank ? fold(c, 0, rank - 1, 0, e, out) : 0;
     case MG_CAT_REDUCE:
         if (!root) return 0;
         /* fall through */

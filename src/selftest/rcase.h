@@ -34,8 +34,11 @@ typedef struct mg_rcase {
     int root, inplace, nonsig_null, place, sides;
     int64_t count;   /* T elements: one rank's block; a reduction's count (per block for
                       * Reduce_scatter_block, the whole vector for Reduce_scatter) */
-    int *counts;     /* Gatherv/Scatterv blocks, Reduce_scatter pieces (T elements; p of them) */
-    int *displs;     /* Gatherv/Scatterv block displacements (T elements) */
+    int *counts;     /* Gatherv/Scatterv/Allgatherv blocks, Reduce_scatter pieces (T elements;
+                      * p of them); Alltoallv: the pair (i, j) moves counts[(i + j) % p] */
+    int *displs;     /* Gatherv/Scatterv/Allgatherv block displacements (T elements) */
+    int *pairs;      /* Alltoallv: rank r's counts (p at r p) and displacements (p at p p + r p),
+                      * the same for both sides (the counts are symmetric) */
     int count_class; /* how the count was drawn, for the description */
 } mg_rcase;
 
