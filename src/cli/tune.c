@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* dladdr, realpath */
 #include "outdir/outdir.h"
 #include "report/report.h"
+#include "record/record.h"
 #include "cli.h"
 #include "measure_plan.h"
 #include "check_input.h"
@@ -125,7 +126,7 @@ static int parse_tune(int argc, char **argv, tune_opts *o) {
         return 2;
     }
     if (o->record && o->r.outdir) {
-        snprintf(o->planfile, sizeof o->planfile, "%s/plan.txt", o->r.outdir);
+        mg_out_path(o->planfile, sizeof o->planfile, o->r.outdir, MG_OUT_PLAN);
         o->r.input = o->planfile;
     }
     return mg_run_opts_require(&o->r, "tune");
@@ -224,6 +225,18 @@ static int run(const char *what, const char *cmd, int quiet, const char *out) {
 
 static char *read_text(const char *path) {
     return mg_file_read(path, MG_TEXT_FILE_MAX, NULL);
+}
+
+/* A copy of the record into OUTDIR (the plan already read it: a failure here is the disk's). */
+static int copy_file(const char *from, const char *to) {
+    size_t len = 0;
+    char *text = mg_file_read(from, MG_REC_MAX_BYTES, &len);
+    FILE *f = text ? fopen(to, "w") : NULL;
+    int ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f)) ok = 0;
+    if (!ok) mg_error(to, "cannot write the copy of the record: %s", strerror(errno));
+    free(text);
+    return ok ? 0 : -1;
 }
 
 /* Launch k of the validation of one input line: the default and `tuned` (the intercepted
@@ -346,6 +359,10 @@ int mg_cmd_tune(int argc, char **argv) {
         }
         int prc = mg_plan_write(o.record, &o.plan, o.planfile);
         if (prc) return prc;
+        /* the analysis keeps profile ranges off recorded sizes nobody measured (record.txt) */
+        char copy[4200];
+        mg_out_path(copy, sizeof copy, o.r.outdir, MG_OUT_RECORD);
+        if (copy_file(o.record, copy)) return 1;
         if (!o.r.quiet)
             fprintf(stderr, "mpiguide tune: planned from %s into %s\n", o.record, o.planfile);
     }

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const names[MG_OUT_NPARTS] = {"raw",      "tuned",       "tables",
-                                                 "profiles", "summary.txt", "report.html"};
+static const char *const names[MG_OUT_NPARTS] = {
+    "raw", "tuned", "tables", "profiles", "summary.txt", "report.html", "plan.txt", "record.txt"};
 
 const char *mg_out_name(int part) {
     return part >= 0 && part < MG_OUT_NPARTS ? names[part] : "";

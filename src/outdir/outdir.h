@@ -5,6 +5,7 @@
  *   OUTDIR/tables/<comparer>/...       tables
  *   OUTDIR/profiles/<MPI_Name>_p<P>.prf
  *   OUTDIR/summary.txt, OUTDIR/report.html
+ *   OUTDIR/plan.txt, OUTDIR/record.txt  tune --for: the plan and a copy of the record it is from
  * MPI-free. */
 #ifndef MG_OUTDIR_H
 #define MG_OUTDIR_H
@@ -18,10 +19,13 @@ enum mg_out_part {
     MG_OUT_PROFILES, /* profiles/ */
     MG_OUT_SUMMARY,  /* summary.txt */
     MG_OUT_REPORT,   /* report.html */
+    MG_OUT_PLAN,     /* plan.txt: tune --for */
+    MG_OUT_RECORD,   /* record.txt: tune --for, the application's record (the range rule) */
     MG_OUT_NPARTS
 };
 
-/* "raw", "tuned", "tables", "profiles", "summary.txt", "report.html". */
+/* "raw", "tuned", "tables", "profiles", "summary.txt", "report.html", "plan.txt",
+ * "record.txt". */
 const char *mg_out_name(int part);
 /* OUTDIR/<part> into buf; 0, or -1 (empty buf) when it does not fit. */
 int mg_out_path(char *buf, size_t n, const char *outdir, int part);

@@ -16,6 +16,8 @@
 #include "util/format.h"
 #include "report.h"
 #include "profile/profile.h"
+#include "record/record.h"
+#include "catalog/catalog.h"
 #include "util/diag.h"
 #include "util/sbuf.h"
 #include <dirent.h>
@@ -25,15 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define WIN_DEFAULT (-1) /* the winner of a size where no mock-up qualified */
 
-typedef struct {
-    long long lo, hi;
-    int win;   /* name index of the winning mock-up, or WIN_DEFAULT */
-    int first; /* measured points (indexes into c->points) inside the range */
-    int last;
-} range;
+typedef mg_wrange range; /* win: name index of the winner; first, last: into c->points */
 
 /* A size takes part in the profile when the default and a candidate of either kind were tested. */
 static int decided(const mg_point *pt) {
@@ -60,18 +58,85 @@ static int build_ranges(const mg_coll_result *c, range *r) {
         if (!decided(pt)) continue;
         int w = winner(pt);
         if (prev < 0) {
-            r[nr++] = (range){pt->msize, pt->msize, w, pi, pi};
+            r[nr++] = (range){pt->msize, pt->msize, w, pi, pi, -1, -1};
         } else if (w == r[nr - 1].win) {
             r[nr - 1].hi = pt->msize;
             r[nr - 1].last = pi;
         } else {
             long long mid = mg_log_midpoint(c->points[prev].msize, pt->msize);
             r[nr - 1].hi = mid;
-            r[nr++] = (range){mid + 1, pt->msize, w, pi, pi};
+            r[nr++] = (range){mid + 1, pt->msize, w, pi, pi, -1, -1};
         }
         prev = pi;
     }
     return nr;
+}
+
+/* The first index of sorted v[0..n) that is >= x (n when none). */
+static int lower_bound(const long long *v, int n, long long x) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int measured_in(const long long *measured, int nmeas, long long lo, long long hi) {
+    int i = lower_bound(measured, nmeas, lo);
+    return i < nmeas && measured[i] <= hi;
+}
+
+/* Keeps piece g (after the input's n ranges, at r[*out]) when it still holds a measured size:
+ * a piece between two cuts with none would select what no measurement near it justified. */
+static void keep(mg_wrange *r, int *out, mg_wrange g, const long long *measured, int nmeas) {
+    if (g.lo <= g.hi && measured_in(measured, nmeas, g.lo, g.hi)) r[(*out)++] = g;
+}
+
+int mg_ranges_cut(mg_wrange *r, int n, const long long *recorded, int nrec,
+                  const long long *measured, int nmeas) {
+    int out = n; /* the pieces are built after the input, then moved down */
+    for (int i = 0; i < n; i++) {
+        mg_wrange g = r[i];
+        for (int k = lower_bound(recorded, nrec, g.lo); k < nrec && recorded[k] <= g.hi; k++) {
+            long long x = recorded[k];
+            if (measured_in(measured, nmeas, x, x)) continue;
+            mg_wrange below = g;
+            below.hi = x - 1, below.cut_above = x;
+            keep(r, &out, below, measured, nmeas);
+            if (x == g.hi) { /* nothing left above (and no x + 1 to overflow) */
+                g.lo = 1, g.hi = 0;
+                break;
+            }
+            g.lo = x + 1, g.cut_below = x;
+        }
+        keep(r, &out, g, measured, nmeas);
+    }
+    for (int i = n; i < out; i++) r[i - n] = r[i];
+    return out - n;
+}
+
+/* The measured points inside each range after the cut (for its #@range line). */
+static void points_of(const mg_coll_result *c, range *r, int nr) {
+    for (int i = 0; i < nr; i++) {
+        r[i].first = r[i].last = -1;
+        for (int pi = 0; pi < c->npoints; pi++) {
+            long long m = c->points[pi].msize;
+            if (!decided(&c->points[pi]) || m < r[i].lo || m > r[i].hi) continue;
+            if (r[i].first < 0) r[i].first = pi;
+            r[i].last = pi;
+        }
+    }
+}
+
+/* The decided point before (step -1) or after (+1) point pi; -1 when none. */
+static int next_decided(const mg_coll_result *c, int pi, int step) {
+    for (int q = pi + step; q >= 0 && q < c->npoints; q += step)
+        if (decided(&c->points[q])) return q;
+    return -1;
 }
 
 static const char *win_name(const mg_analysis *a, int w) {
@@ -92,10 +157,9 @@ static void say_point(mg_sbuf *b, const mg_analysis *a, const mg_point *pt) {
         mg_sbuf_printf(b, "%lld (no candidate significantly faster)", pt->msize);
 }
 
-/* The `#@range` line of range i: the measured sizes inside it and what bounds it. */
-static void justify(mg_sbuf *b, const mg_analysis *a, const mg_coll_result *c, const range *r,
-                    int nr, int i) {
-    const range *g = &r[i];
+/* The `#@range` line of range g: the measured sizes inside it and what bounds it (the measured
+ * interval's ends, a log midpoint where the winner changes, or a recorded size nobody measured). */
+static void justify(mg_sbuf *b, const mg_analysis *a, const mg_coll_result *c, const range *g) {
     mg_sbuf_printf(b, "#@range=%lld-%lld %s: measured ", g->lo, g->hi, win_name(a, g->win));
     int n = 0;
     for (int pi = g->first; pi <= g->last; pi++) {
@@ -103,32 +167,51 @@ static void justify(mg_sbuf *b, const mg_analysis *a, const mg_coll_result *c, c
         if (n++) mg_sbuf_printf(b, ", ");
         say_point(b, a, &c->points[pi]);
     }
-    if (i == 0)
+    int prev = next_decided(c, g->first, -1), next = next_decided(c, g->last, +1);
+    if (g->cut_below >= 0)
+        mg_sbuf_printf(b, "; starts above %lld, recorded and not measured (the default runs there)",
+                       g->cut_below);
+    else if (prev < 0)
         mg_sbuf_printf(b, "; starts at the smallest measured size");
     else
-        mg_sbuf_printf(b, "; starts above %lld, the log midpoint of %lld (%s) and %lld",
-                       r[i - 1].hi, c->points[r[i - 1].last].msize, win_name(a, r[i - 1].win),
+        mg_sbuf_printf(b, "; starts above %lld, the log midpoint of %lld (%s) and %lld", g->lo - 1,
+                       c->points[prev].msize, win_name(a, winner(&c->points[prev])),
                        c->points[g->first].msize);
-    if (i == nr - 1)
+    if (g->cut_above >= 0)
+        mg_sbuf_printf(b, "; ends below %lld, recorded and not measured (the default runs there)\n",
+                       g->cut_above);
+    else if (next < 0)
         mg_sbuf_printf(b, "; ends at the largest measured size\n");
     else
         mg_sbuf_printf(b, "; ends at the log midpoint of %lld and %lld (%s)\n",
-                       c->points[g->last].msize, c->points[r[i + 1].first].msize,
-                       win_name(a, r[i + 1].win));
+                       c->points[g->last].msize, c->points[next].msize,
+                       win_name(a, winner(&c->points[next])));
 }
 
-char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
+char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c, const long long *recorded,
+                      int nrec) {
     const char *cname = mg_name(a, c->name);
     int p = c->nprocs ? c->nprocs : atoi(a->nprocs);
-    range *r = malloc((size_t)(c->npoints ? c->npoints : 1) * sizeof *r);
-    if (!r) return NULL;
+    size_t room = 2 * (size_t)c->npoints + (size_t)(nrec > 0 ? nrec : 0) + 1;
+    range *r = malloc(room * sizeof *r);
+    long long *measured = malloc((size_t)(c->npoints + 1) * sizeof *measured);
+    if (!r || !measured) {
+        free(r);
+        free(measured);
+        return NULL;
+    }
     int nr = 0, vcoll = mg_is_sizeless(cname), checked = 0;
-    for (int pi = 0; pi < c->npoints; pi++) checked += decided(&c->points[pi]);
-    if (vcoll && checked)
-        r[nr++] = (range){0, INT64_MAX,
-                          mg_an_v_choice(a, c) >= 0 ? mg_an_v_choice(a, c) : WIN_DEFAULT, 0, 0};
-    else if (!vcoll)
+    for (int pi = 0; pi < c->npoints; pi++)
+        if (decided(&c->points[pi])) measured[checked++] = c->points[pi].msize;
+    if (vcoll && checked) {
+        int v = mg_an_v_choice(a, c);
+        r[nr++] = (range){0, INT64_MAX, v >= 0 ? v : WIN_DEFAULT, 0, 0, -1, -1};
+    } else if (!vcoll) {
         nr = build_ranges(c, r);
+        nr = mg_ranges_cut(r, nr, recorded, recorded ? nrec : 0, measured, checked);
+        points_of(c, r, nr);
+    }
+    free(measured);
     if (!nr || p <= 0) {
         free(r);
         return NULL;
@@ -155,8 +238,9 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c) {
                                                : "the mock-up qualified at every measured size");
     } else {
         mg_sbuf_printf(&head, "# ranges: the measured interval, split at log midpoints where the "
-                              "winner changes; other sizes run the default\n");
-        for (int i = 0; i < nr; i++) justify(&head, a, c, r, nr, i);
+                              "winner changes and around sizes the application's record lists "
+                              "that were not measured; other sizes run the default\n");
+        for (int i = 0; i < nr; i++) justify(&head, a, c, &r[i]);
     }
     char *comment = mg_sbuf_take(&head);
     int sub = c->nodes[0] && (strcmp(c->nodes, a->nodes) || strcmp(c->ppn, a->ppn));
@@ -222,6 +306,43 @@ static void remove_old(const char *dir) {
     closedir(d);
 }
 
+static int cmp_ll(const void *pa, const void *pb) {
+    long long x = *(const long long *)pa, y = *(const long long *)pb;
+    return (x > y) - (x < y);
+}
+
+/* The sizes with calls the record lists for collective name on p ranks, sorted and unique,
+ * into v (room for cap); returns how many. */
+static int recorded_sizes(const mg_record *rec, const char *name, int p, long long *v, int cap) {
+    int coll = mg_coll_lookup(name), n = 0;
+    for (int i = 0; rec && coll >= 0 && i < rec->nrows; i++) {
+        const mg_rec_row *w = &rec->rows[i];
+        if (w->coll != coll || w->p != p) continue;
+        for (int z = 0; z < w->nsizes && n < cap; z++)
+            if (w->sizes[z].calls) v[n++] = w->sizes[z].msize;
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_ll);
+    int u = 0;
+    for (int i = 0; i < n; i++)
+        if (!u || v[u - 1] != v[i]) v[u++] = v[i];
+    return u;
+}
+
+/* OUTDIR/record.txt (tune --for copies the application's record there), or NULL when absent;
+ * a record that does not parse is an error (-1). */
+static int read_record(const char *outdir, mg_record *rec, mg_record **out) {
+    char path[4200], err[512];
+    *out = NULL;
+    mg_out_path(path, sizeof path, outdir, MG_OUT_RECORD);
+    if (access(path, F_OK)) return 0;
+    if (mg_record_read(path, rec, err, sizeof err)) {
+        mg_error(path, "%s", err);
+        return -1;
+    }
+    *out = rec;
+    return 0;
+}
+
 int mg_write_profiles(const mg_analysis *a, const char *outdir) {
     char dir[4096], path[4200];
     mg_out_path(dir, sizeof dir, outdir, MG_OUT_PROFILES);
@@ -229,25 +350,38 @@ int mg_write_profiles(const mg_analysis *a, const char *outdir) {
         mg_error(dir, "cannot create: %s", strerror(errno));
         return -1;
     }
+    mg_record store, *rec;
+    if (read_record(outdir, &store, &rec)) return -1;
+    long long *recorded =
+        malloc(sizeof *recorded * (size_t)(rec ? rec->nrows * MG_REC_SIZES + 1 : 1));
+    if (!recorded) {
+        if (rec) mg_record_free(rec);
+        return -1;
+    }
     remove_old(dir);
-    for (int ci = 0; ci < a->ncolls; ci++) {
+    int rc = 0;
+    for (int ci = 0; ci < a->ncolls && !rc; ci++) {
         const mg_coll_result *c = &a->colls[ci];
-        char *text = mg_profile_text(a, c);
-        if (!text) continue;
         int p = c->nprocs ? c->nprocs : atoi(a->nprocs);
+        int nrec = recorded_sizes(rec, mg_name(a, c->name), p, recorded,
+                                  rec ? rec->nrows * MG_REC_SIZES : 0);
+        char *text = mg_profile_text(a, c, recorded, nrec);
+        if (!text) continue;
         mg_path(path, sizeof path, "%s/%s_p%d.prf", dir, mg_name(a, c->name), p);
         FILE *f = fopen(path, "w");
         if (!f) {
             mg_error(path, "cannot write: %s", strerror(errno));
-            free(text);
-            return -1;
+            rc = -1;
+        } else {
+            fputs(text, f);
+            if (fclose(f)) {
+                mg_error(path, "write failed");
+                rc = -1;
+            }
         }
-        fputs(text, f);
         free(text);
-        if (fclose(f)) {
-            mg_error(path, "write failed");
-            return -1;
-        }
     }
-    return 0;
+    free(recorded);
+    if (rec) mg_record_free(rec);
+    return rc;
 }

@@ -64,8 +64,28 @@ int mg_write_report(const mg_analysis *a, const char *outdir);
 void mg_print_tuned(const mg_analysis *a, FILE *f);
 /* Prints comparer c's table of one collective (aligned, units) to f. */
 void mg_print_comparer(const mg_analysis *a, int comparer, const mg_coll_result *c, FILE *f);
-/* The profile text of one collective into buf (NULL when it has no entries); caller frees. */
-char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c);
+/* The profile text of one collective into buf (NULL when it has no entries); caller frees.
+ * recorded (sorted, nrec of them; NULL for none): the sizes an application's record lists for
+ * this collective and communicator size (OUTDIR/record.txt), which the range rule keeps out of
+ * ranges that select an alternative unless they were measured. */
+char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c, const long long *recorded,
+                      int nrec);
+
+/* One range of a profile being written: [lo, hi] selects win (-1: the default); first and last
+ * the measured points inside; cut_below/cut_above a recorded size it stops short of (-1: none). */
+typedef struct mg_wrange {
+    long long lo, hi;
+    int win;
+    int first, last;
+    long long cut_below, cut_above;
+} mg_wrange;
+/* The range rule (docs/check.md "Profiles"): a size an application's record lists and the check
+ * did not measure is never inside a range that selects an alternative to the default. Such a
+ * range is cut around it (the parts stop short on both sides; the size runs the default,
+ * uncovered); `default` ranges are left whole. r: n ranges sorted by lo, room for 2 n + nrec;
+ * recorded and measured sorted ascending. Returns the number of ranges. */
+int mg_ranges_cut(mg_wrange *r, int n, const long long *recorded, int nrec,
+                  const long long *measured, int nmeas);
 /* The last size of a's side when a range ends between measured sizes a < b: the midpoint on a
  * log scale, floor(sqrt(a b)), within [a, b - 1]. */
 long long mg_log_midpoint(long long a, long long b);

@@ -34,8 +34,9 @@ int MG_FUZZ_RECORD_ENTRY(const uint8_t *data, size_t size) {
         MG_FUZZ_ASSERT(w->covered <= w->calls && w->mockup <= w->covered);
         MG_FUZZ_ASSERT(w->nsizes >= 0 && w->nsizes <= MG_REC_SIZES);
         MG_FUZZ_ASSERT(w->nroots >= 0 && w->nroots <= MG_REC_ROOTS);
-        for (int k = 0; k < w->nsizes; k++)
-            MG_FUZZ_ASSERT(w->sizes[k].msize >= w->lo && w->sizes[k].msize <= w->hi);
+        for (int k = 0; k < w->nsizes; k++) /* sizeless rows (0-0) list totals as sizes */
+            MG_FUZZ_ASSERT(w->sizes[k].msize >= 0 && (w->hi == 0 || (w->sizes[k].msize >= w->lo &&
+                                                                     w->sizes[k].msize <= w->hi)));
         for (int k = 0; k < w->nroots; k++)
             MG_FUZZ_ASSERT(w->roots[k].root >= 0 && w->roots[k].root < w->p);
     }
