@@ -1,6 +1,7 @@
 /* The steps of one measurement that both a plain run (run.c) and interleaved rounds
  * (interleave.c) take: the harness it runs on, opening it (call and buffers, the probe that the
  * algorithm runs itself, --verify, warm-up) and writing its rows and --summary line. */
+#include "declines.h"
 #include "harness.h"
 #include "measurement_summary.h"
 #include "model/problems.h"
@@ -55,6 +56,22 @@ static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     return counts;
 }
 
+/* A candidate that declined j's arguments: into the launch's tally (one line at its end) and
+ * the raw data (`#@declined=COLL ALG MSIZE WHY`, listed in summary.txt); rank 0, which writes. */
+static void note_declined(runstate *rs, const mg_harness *h, const mg_job *j, const char *why) {
+    if (h->rank != 0) return;
+    const char *cname = mpiguide_collective_name(j->coll);
+    mg_declines_note(mg_declines_launch(), cname, j->algname, why);
+    if (!rs->write_raw) return;
+    char line[400];
+    snprintf(line, sizeof line, "#@declined=%s %s %lld %s\n", cname, j->algname,
+             (long long)j->msize, why);
+    if (mg_raw_write_text(&rs->w, line)) {
+        mg_say(0, 1, rs->o->output_file ? rs->o->output_file : "stdout", "write failed");
+        rs->exit = 1;
+    }
+}
+
 mg_harness *mg_meas_harness(runstate *rs, const mg_job *j) {
     for (int k = 0; k < rs->nsub; k++)
         if (rs->sub[k].q == j->q) return rs->sub[k].member ? &rs->sub[k].h : NULL;
@@ -104,13 +121,13 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
         j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, &declined);
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
-        mg_progress_clear(&rs->pr);
-        mg_say(h->rank, 0, where, "skipped: the default ran instead (%s)",
-               outcome == MPIGUIDE_FALLBACK_MEMORY    ? "scratch need beyond size_msg_buffer_bytes"
-               : outcome == MPIGUIDE_FALLBACK_OFF     ? "mpiguide is not initialised"
-               : outcome == MPIGUIDE_FALLBACK_LIBRARY ? "the library algorithm could not be set "
-                                                        "up on this communicator"
-                                                      : "the algorithm declines these arguments");
+        const char *why_ran =
+            outcome == MPIGUIDE_FALLBACK_MEMORY    ? "scratch need beyond size_msg_buffer_bytes"
+            : outcome == MPIGUIDE_FALLBACK_OFF     ? "mpiguide is not initialised"
+            : outcome == MPIGUIDE_FALLBACK_LIBRARY ? "the library algorithm could not be set up on "
+                                                     "this communicator"
+                                                   : "the algorithm declines these arguments";
+        note_declined(rs, h, j, why_ran);
         goto fail;
     }
     if (rc == MPI_SUCCESS && o->verify && j->alg != mpiguide_default_algorithm(j->coll)) {

@@ -2,6 +2,7 @@
  * a usage error is reported once (rank 0) and every rank exits with code 2 before anything is
  * measured. The measurement itself lives in src/bench/. */
 #include "bench/bench.h"
+#include "bench/declines.h"
 #include "bench/launcher.h"
 #include "cli.h"
 #include "util/diag.h"
@@ -29,6 +30,7 @@ int mg_cmd_bench(int argc, char **argv) {
         if (mpiguide_init() != MPI_SUCCESS && rank == 0)
             mg_warning("bench", "mpiguide_init failed; mock-ups will be skipped");
         rc = mg_bench_run(&o);
+        mg_declines_say(rank == 0);
     }
     mg_bench_opts_free(&o);
     MPI_Finalize();

@@ -5,6 +5,7 @@
 #include "outdir/outdir.h"
 #include "report/report.h"
 #include "bench/bench.h"
+#include "bench/declines.h"
 #include "bench/launcher.h"
 #include "cli.h"
 #include "measure_plan.h"
@@ -149,6 +150,7 @@ int mg_cmd_check(int argc, char **argv) {
         rc = mg_bench_run(&v[i]);
     }
     free(colls);
+    mg_declines_say(rank == 0);
     if (!rc && c.analyze && rank == 0) {
         char *dirs[1] = {(char *)c.r.outdir};
         c.r.an.outdir = c.r.outdir;

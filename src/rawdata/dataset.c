@@ -77,6 +77,12 @@ void mg_dataset_free(mg_dataset *ds) {
     free(ds->index);
     for (int i = 0; i < ds->nnotes; i++) free(ds->notes[i]);
     free(ds->notes);
+    for (int i = 0; i < ds->ndeclined; i++) {
+        free(ds->declined[i].coll);
+        free(ds->declined[i].alg);
+        free(ds->declined[i].why);
+    }
+    free(ds->declined);
     mg_dataset_init(ds);
 }
 
@@ -282,6 +288,34 @@ static int is_key(const mg_raw_line *r, const char *key) {
     return r->klen == strlen(key) && !strncmp(r->key, key, r->klen);
 }
 
+/* A `#@declined=COLL ALG MSIZE WHY` value (len bytes); malformed ones are noted. */
+static void add_declined(mg_dataset *ds, const char *v, size_t len, const char *fname, long line) {
+    char buf[512], coll[64], alg[128];
+    long long msize;
+    int at = 0;
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), v);
+    if (sscanf(buf, "%63s %127s %lld %n", coll, alg, &msize, &at) != 3 || !buf[at] || msize < 0) {
+        mg_dataset_note(ds, "%s:%ld: bad #@declined line, ignored", fname, line);
+        return;
+    }
+    for (int i = 0; i < ds->ndeclined; i++) {
+        const mg_declined *d = &ds->declined[i];
+        if (d->msize == msize && !strcmp(d->coll, coll) && !strcmp(d->alg, alg) &&
+            !strcmp(d->why, buf + at))
+            return;
+    }
+    if (grow((void **)&ds->declined, &ds->capdeclined, ds->ndeclined + 1, sizeof *ds->declined))
+        return;
+    mg_declined d = {dup(coll), dup(alg), dup(buf + at), msize};
+    if (d.coll && d.alg && d.why) {
+        ds->declined[ds->ndeclined++] = d;
+    } else {
+        free(d.coll);
+        free(d.alg);
+        free(d.why);
+    }
+}
+
 /* Stores one row. Returns 0, or -1 when memory ran out. */
 static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r, int p, int file) {
     int coll = intern_cached(ds, 0, r->test, r->tlen);
@@ -322,6 +356,8 @@ int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const c
             if (!(section = header_int(&r)))
                 mg_dataset_note(ds, "%s:%ld: bad #@comm_size; rows taken as the whole job's", fname,
                                 lineno);
+        } else if (kind == MG_RAW_HEADER && is_key(&r, "declined")) {
+            add_declined(ds, r.val, r.vlen, fname, lineno);
         } else if (kind == MG_RAW_HEADER) {
             if (is_key(&r, "nprocs") && !nprocs) nprocs = header_int(&r);
             add_header(&ds->launches[launch].hdr, &ds->launches[launch].nhdr, &r);

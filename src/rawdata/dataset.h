@@ -44,6 +44,14 @@ typedef struct mg_series {
     size_t nflagged; /* rows with flag 1 (start missed) or 2 (window overrun), left out */
 } mg_series;
 
+/* A `#@declined=COLL ALG MSIZE WHY` line of the benchmark: candidate ALG declined the
+ * arguments at MSIZE, the default ran, nothing was measured for it there. Distinct over all
+ * files read. */
+typedef struct mg_declined {
+    char *coll, *alg, *why;
+    long long msize;
+} mg_declined;
+
 typedef struct mg_dataset {
     char **names; /* interned collective and algorithm names */
     int nnames, capnames;
@@ -57,6 +65,8 @@ typedef struct mg_dataset {
     size_t nindex;
     char **notes; /* what reading met: incomplete last lines, malformed rows, empty files */
     int nnotes, capnotes;
+    mg_declined *declined;
+    int ndeclined, capdeclined;
     long long rows, bad_rows, flagged_rows;
     int cache_name[2]; /* last interned test and algorithm, for runs of equal rows */
 } mg_dataset;

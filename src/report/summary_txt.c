@@ -27,6 +27,38 @@ static int cmp_viol(const void *pa, const void *pb) {
 
 void mg_print_tuned(const mg_analysis *a, FILE *f);
 
+/* The candidates that declined the measured arguments (`#@declined` lines of the raw data):
+ * per collective, candidate and reason the sizes; on the terminal one line. */
+static void say_declined(const mg_dataset *ds, FILE *f, int brief) {
+    if (brief) {
+        fprintf(f,
+                "\nDeclined: %d (candidate, size) pairs ran the default instead (per size in "
+                "summary.txt)\n",
+                ds->ndeclined);
+        return;
+    }
+    fprintf(f, "\nCandidates that declined the measured arguments (the default ran; nothing "
+               "measured for them there):\n");
+    char *done = calloc((size_t)ds->ndeclined, 1), sz[32];
+    for (int i = 0; done && i < ds->ndeclined; i++) {
+        if (done[i]) continue;
+        const mg_declined *d = &ds->declined[i];
+        fprintf(f, "  - %s %s:", d->coll, d->alg);
+        int first = 1;
+        for (int k = i; k < ds->ndeclined; k++) {
+            const mg_declined *e = &ds->declined[k];
+            if (done[k] || strcmp(e->coll, d->coll) || strcmp(e->alg, d->alg) ||
+                strcmp(e->why, d->why))
+                continue;
+            done[k] = 1;
+            fprintf(f, "%s %s", first ? "" : ",", mg_fmt_size(sz, sizeof sz, e->msize));
+            first = 0;
+        }
+        fprintf(f, ": %s\n", d->why);
+    }
+    free(done);
+}
+
 /* The library's own algorithms: tuning opportunities, kept apart from guideline violations. */
 static void print_library(const mg_analysis *a, FILE *f) {
     char b1[64], b2[64];
@@ -284,6 +316,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
                 brief ? " (per measurement in summary.txt)" : ":");
         for (int i = 0; !brief && i < a->nsyncnotes; i++) fprintf(f, "  - %s\n", a->syncnotes[i]);
     }
+    if (a->ds->ndeclined) say_declined(a->ds, f, brief);
     if (a->ds->nnotes) {
         int lim = brief ? 5 : a->ds->nnotes;
         fprintf(f, "\nWhile reading the raw files:\n");

@@ -555,6 +555,21 @@ elseif(CASE STREQUAL "summary")
   expect_match("${out}" "# test alg msize n_valid median ci95_lo ci95_hi\nMPI_Bcast default 8 9 [0-9.]+ [0-9.]+ [0-9.]+\n"
                "--summary=median")
 
+elseif(CASE STREQUAL "declines")
+  # quiet declines (issue 27): a candidate that declines the arguments (reduce_with_own_op has
+  # no MPI_BAND) is skipped without a line per size; one line at the end names it and how many
+  # sizes, and the raw data has a #@declined line per size
+  run(rc out err bench --calls-list=MPI_Reduce --algs=default,reduce_with_own_op --op=MPI_BAND
+      --msizes-list=8,64,512 --nrep=5 --output-file=raw.dat ${Q})
+  if(NOT rc EQUAL 0)
+    fail("exit ${rc}:\n${err}")
+  endif()
+  expect_count("${err}" "skipped" 0 "per-size skip lines")
+  expect_count("${err}" "declined the measured arguments" 1 "decline summary lines")
+  expect_match("${err}" "mpiguide: 1 candidate declined the measured arguments at 3 sizes [^\n]*reduce_with_own_op \\(MPI_Reduce, 3 sizes: the algorithm declines these arguments\\)"
+               "the decline summary")
+  expect_lines(raw.dat "^#@declined=MPI_Reduce reduce_with_own_op (8|64|512) the algorithm declines these arguments$" 3 "#@declined lines")
+
 elseif(CASE STREQUAL "table")
   # --table: the four columns of Traff's tables with numbers (average and minimum each)
   set(num "[0-9]+\\.[0-9][0-9][* ]")
