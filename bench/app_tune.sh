@@ -3,8 +3,8 @@
 # LAMMPS (its `melt` example), unmodified, as Debian ships them built against Open MPI. Each is
 # recorded under libmpiguide (MPIGUIDE_RECORD), tuned for its record (`mpiguide tune --for`),
 # recorded once more tuned (the coverage), then run without libmpiguide and tuned, interleaved,
-# LAUNCHES times each. Prints per collective the share of the collective time the profiles
-# covered and how much of it ran a mock-up, and each application's figures of merit, default
+# LAUNCHES times each. Prints per collective the share of its calls and of its time that ran a
+# measured decision (a profile entry) and how many calls ran a mock-up, and each application's figures of merit, default
 # against tuned (medians over the launches). Where nothing beats the default, the profiles
 # hold only default ranges and the figures of merit differ by noise only: that is the result.
 # Run it alone on the machine (timings): flock -x /work/machine.lock bench/app_tune.sh
@@ -114,21 +114,26 @@ done
 echo
 echo "Tuning for the application: $np ranks, $(mpirun.openmpi --version | head -1), $(nproc) cores"
 echo
-echo "Share of each collective's time covered by a profile entry (tuned run, record of it):"
-printf '%-8s %-16s %8s %12s %9s %9s %9s\n' application collective calls time_s covered mockup of_coll
+echo "Coverage of each collective by a measured decision, by calls and by time (tuned run, record of it):"
+printf '%-8s %-16s %8s %8s %12s %8s %9s %9s\n' application collective calls covered time_s covered mockup of_coll
 for app in hpcc lammps; do
     awk -v app=$app '
+        function row(name, n, nc, tt, tc, m) {
+            printf "%-8s %-16s %8d %7.1f%% %12.6f %7.1f%% %9d %8.1f%%\n", app, name, n,
+                   (n > 0 ? 100 * nc / n : 0), tt, (tt > 0 ? 100 * tc / tt : 0), m,
+                   (all > 0 ? 100 * tt / all : 0)
+        }
         /^MPI_/ {
             c = $1
             for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-            calls[c] += v["calls"]; t[c] += v["time_s"]; cov[c] += v["covered_s"]
-            mock[c] += v["mockup"]; all += v["time_s"]
+            calls[c] += v["calls"]; ccov[c] += v["covered"]; t[c] += v["time_s"]
+            cov[c] += v["covered_s"]; mock[c] += v["mockup"]; all += v["time_s"]
+            N += v["calls"]; NC += v["covered"]; TC += v["covered_s"]; M += v["mockup"]
         }
         END {
-            for (c in t)
-                printf "%-8s %-16s %8d %12.6f %8.1f%% %9d %8.1f%%\n", app, c, calls[c], t[c],
-                       (t[c] > 0 ? 100 * cov[c] / t[c] : 0), mock[c], (all > 0 ? 100 * t[c] / all : 0)
-        }' "$work/$app/tuned.txt" | sort -k5,5gr
+            for (c in t) row(c, calls[c], ccov[c], t[c], cov[c], mock[c])
+            row("(all)", N, NC, all, TC, M)
+        }' "$work/$app/tuned.txt" | sort -k6,6gr
 done
 echo
 echo "Profile entries that chose a mock-up (all others are default ranges):"

@@ -122,6 +122,31 @@ static int validated(parser *ps, char *val) {
     return 0;
 }
 
+/* `#@measured=S1,S2,...`: the sizes the check measured for this profile, ascending, once. */
+static int measured(parser *ps, const char *val) {
+    mg_profile *o = ps->out;
+    if (o->nmeasured) return fail(ps, ps->line, "#@measured: repeated");
+    char b[48], tok[32];
+    for (const char *s = val; *s;) {
+        size_t n = strcspn(s, ",");
+        int64_t v;
+        snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), s);
+        if (!n || n >= sizeof tok || parse_int(tok, INT64_MAX, &v) ||
+            (o->nmeasured && v <= o->measured[o->nmeasured - 1]) ||
+            o->nmeasured >= MG_PROFILE_MAX_RANGES)
+            return fail(ps, ps->line, "#@measured: expected ascending sizes `S1,S2,...`, at `%s`",
+                        shown(tok, b, sizeof b));
+        int64_t *nv = realloc(o->measured, (size_t)(o->nmeasured + 1) * sizeof *nv);
+        if (!nv) return fail(ps, ps->line, "out of memory");
+        o->measured = nv;
+        o->measured[o->nmeasured++] = v;
+        s += n;
+        if (*s == ',' && !*++s)
+            return fail(ps, ps->line, "#@measured: expected ascending sizes `S1,S2,...`");
+    }
+    return 0;
+}
+
 /* `#@key=value` provenance lines; unknown keys are kept for future writers and ignored. */
 static int provenance(parser *ps, char *s) {
     char *eq = strchr(s, '=');
@@ -147,6 +172,7 @@ static int provenance(parser *ps, char *s) {
         return 0;
     }
     if (!strcmp(key, "validated")) return validated(ps, val);
+    if (!strcmp(key, "measured")) return measured(ps, val);
     int *num = !strcmp(key, "nodes") ? &o->nodes : !strcmp(key, "ppn") ? &o->ppn : NULL;
     if (num) {
         int64_t v;
@@ -393,6 +419,9 @@ int mg_profile_parse(const char *text, size_t len, mg_profile *out, mg_perr *err
 void mg_profile_free(mg_profile *p) {
     free(p->ranges);
     free(p->valid);
+    free(p->measured);
+    p->measured = NULL;
+    p->nmeasured = 0;
     p->ranges = NULL;
     p->nranges = 0;
     p->valid = NULL;

@@ -44,6 +44,8 @@ typedef struct mg_profile {
     int nodes, ppn;
     int nvalid; /* `#@validated=` lines, in file order */
     mg_pvalid *valid;
+    int nmeasured; /* `#@measured=`: the sizes the check measured, ascending (0: not said) */
+    int64_t *measured;
 } mg_profile;
 
 /* A parse problem: the line (1-based; the last line for truncation) and what is wrong. */

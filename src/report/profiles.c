@@ -211,9 +211,16 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c, const long 
         nr = mg_ranges_cut(r, nr, recorded, recorded ? nrec : 0, measured, checked);
         points_of(c, r, nr);
     }
+    /* #@measured: the sizes checked, so `profile check --record` can tell which recorded sizes
+     * a measurement covers (v-collectives' sizes are the benchmark's, not the application's) */
+    mg_sbuf ms = {0};
+    for (int i = 0; !vcoll && i < checked; i++)
+        mg_sbuf_printf(&ms, "%s%lld", i ? "," : "", measured[i]);
+    char *mtext = mg_sbuf_take(&ms);
     free(measured);
     if (!nr || p <= 0) {
         free(r);
+        free(mtext);
         return NULL;
     }
     mg_sbuf head = {0};
@@ -257,13 +264,14 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c, const long 
                                   {"date", a->date}};
     enum { NBASE = sizeof base / sizeof base[0] };
     /* provenance, then one #@validated line per kept size */
-    mg_profile_kv *prov = malloc(sizeof *prov * (size_t)(NBASE + c->npoints));
+    mg_profile_kv *prov = malloc(sizeof *prov * (size_t)(NBASE + 1 + c->npoints));
     char(*vtext)[200] = malloc(sizeof *vtext * (size_t)(c->npoints ? c->npoints : 1));
     mg_profile_wrange *w = malloc((size_t)(nr ? nr : 1) * sizeof *w);
     char *text = NULL;
     if (w && comment && prov && vtext) {
         int nprov = NBASE;
         memcpy(prov, base, sizeof base);
+        if (mtext && mtext[0]) prov[nprov++] = (mg_profile_kv){"measured", mtext};
         for (int pi = 0; pi < c->npoints; pi++) {
             const mg_point *pt = &c->points[pi];
             if (pt->val != MG_VAL_KEPT) continue;
@@ -278,6 +286,7 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c, const long 
         text = mg_profile_render(cname, p, prov, nprov, comment, w, nr);
     }
     free(comment);
+    free(mtext);
     free(prov);
     free(vtext);
     free(w);

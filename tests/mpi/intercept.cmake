@@ -472,5 +472,23 @@ ic_cli(plan_other_mpi RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec
   EXPECT "mpiguide: error: ${IC}/rec_other.txt: recorded under ${IC_REC_OTHER_KIND} ")
 ic_cli(plan_np RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/rec_ok.txt --np 1
   EXPECT "mpiguide: error: ${IC}/rec_ok.txt: the application ran MPI_Allreduce on 2 processes")
+# profile check --record: which recorded sizes a measurement covers (issue 27)
+ic_profile(measured allreduce_p2.prf
+  "#@measured=16,32,64\nMPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n16 64 1\n")
+string(REPLACE "bytes=16-31" "bytes=32-63" IC_REC_ROW32 "${IC_REC_ROW}")
+string(REPLACE "sizes=24:" "sizes=32:" IC_REC_ROW32 "${IC_REC_ROW32}")
+string(REPLACE "bytes=16-31" "bytes=64-127" IC_REC_ROW100 "${IC_REC_ROW}")
+string(REPLACE "sizes=24:" "sizes=100:" IC_REC_ROW100 "${IC_REC_ROW100}")
+file(WRITE ${IC}/rec_measured.txt "#@record_version=2\n#@mpi_library=${IC_REC_LIB}\n#@nprocs=2\n${IC_REC_ROW}${IC_REC_ROW32}${IC_REC_ROW100}#@end=3\n")
+ic_cli(profile_check_record RC 0 RUN $<TARGET_FILE:mpiguide_cli> profile check --record
+  ${IC}/rec_measured.txt ${IC}/measured
+  EXPECT "measured: 16,32,64 bytes" "recorded sizes \\(bytes\\):"
+    "24 +MPI_DOUBLE +3 calls  inside a range, NOT measured -> allreduce_as_reduce_bcast"
+    "32 +MPI_DOUBLE +3 calls  measured -> allreduce_as_reduce_bcast"
+    "100 +MPI_DOUBLE +3 calls  no range: the default runs, uncovered"
+    "covered by a measurement: 1 of 3 recorded sizes, 3 of 9 calls" "1 valid profile, 0 problems")
+ic_cli(profile_check_record_bad RC 2 RUN $<TARGET_FILE:mpiguide_cli> profile check --record
+  ${IC}/rec_cut.txt ${IC}/measured
+  EXPECT "mpiguide: error: ${IC}/rec_cut.txt:4: truncated")
 ic_cli(plan_missing RC 2 RUN $<TARGET_FILE:mpiguide_cli> plan --from ${IC}/nonexistent.txt
   EXPECT "mpiguide: error: ${IC}/nonexistent.txt: cannot read the record")

@@ -34,6 +34,14 @@ typedef struct bad_case {
 
 static const bad_case bad[] = {
     {"empty", "", 0, "empty profile"},
+    {"measured descending", "#@measured=8,4\nMPI_Allgather\n4\n0\n0\n", 1, "#@measured: expected"},
+    {"measured empty item", "#@measured=8,,16\nMPI_Allgather\n4\n0\n0\n", 1,
+     "#@measured: expected"},
+    {"measured trailing comma", "#@measured=8,\nMPI_Allgather\n4\n0\n0\n", 1,
+     "#@measured: expected"},
+    {"measured text", "#@measured=8,x\nMPI_Allgather\n4\n0\n0\n", 1, "#@measured: expected"},
+    {"measured twice", "#@measured=8\n#@measured=16\nMPI_Allgather\n4\n0\n0\n", 2,
+     "#@measured: repeated"},
     {"only comments", "# nothing\n\n   # here\n", 3, "empty profile"},
     {"unknown collective", "MPI_Allgatherx\n4\n0\n0\n", 1, "unknown collective"},
     {"barrier range", "MPI_Barrier\n4\n1\n0 default\n1\n0 0 0\n", 6, "its one range must be"},
@@ -191,6 +199,17 @@ static void test_validated(void) {
     mg_profile_free(&p);
 }
 
+/* #@measured: the sizes the check measured (profile check --record reads them). */
+static void test_measured(void) {
+    const char *t = "#@measured=16,32,4096\n" HEAD "1\n16 64 1\n";
+    mg_profile p;
+    mg_perr err;
+    CHECK(mg_profile_parse(t, strlen(t), &p, &err) == 0, "measured: %d: %s", err.line, err.what);
+    CHECK(p.nmeasured == 3 && p.measured[0] == 16 && p.measured[2] == 4096, "measured sizes: %d",
+          p.nmeasured);
+    mg_profile_free(&p);
+}
+
 /* The pure tables must be the registry's rows in the registry's order. */
 static void test_names(void) {
     CHECK(mg_ncolls == MPIGUIDE_COLL_COUNT, "collective count");
@@ -335,6 +354,7 @@ static void test_dir(void) {
 int main(void) {
     test_render();
     test_validated();
+    test_measured();
     test_example();
     test_provenance();
     test_names();

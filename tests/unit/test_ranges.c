@@ -186,6 +186,8 @@ static void through_analyze(void) {
         mg_perr err;
         CHECK(mg_profile_parse(p, strlen(p), &prof, &err) == 0, "parses: line %d %s", err.line,
               err.what);
+        CHECK(prof.nmeasured == 6 && strstr(p, "#@measured=8,16,32,64,128,256\n"),
+              "#@measured lists the checked sizes: %d", prof.nmeasured);
         long long none[] = {20, 100, 200, 300}, some[] = {8, 16, 32, 128, 256};
         for (int i = 0; i < 4; i++)
             CHECK(mg_profile_select_linear(&prof, none[i]) < 0,
