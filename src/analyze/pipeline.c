@@ -103,7 +103,7 @@ int mg_analysis_run(mg_analysis *a, mg_dataset *ds, const mg_analyze_opts *o) {
     }
 
     /* MPI_Barrier: the synchronisation noise the barrier warning compares against */
-    int barrier_name = mg_dataset_find_name(ds, "MPI_Barrier");
+    int barrier_name = mg_dataset_find_name(ds, MG_BARRIER_NOISE);
     int def = mg_dataset_find_name(ds, "default");
     int have_barrier = 0;
     if (barrier_name >= 0 && def >= 0) {

@@ -258,10 +258,15 @@ static int bench_run(const mg_bench_opts *o) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &p);
     mg_bench_opts table_opts;
-    /* Problem types use the paper's root, floor(p/2), unless --root says otherwise. */
+    /* Problem types use the paper's root, floor(p/2), unless --root says otherwise; p of the
+     * smallest communicator measured (--comm-sizes), whose ranks every root must be (a plan's
+     * Allgatherv or Alltoallv line on a half-size split took the job's p/2, out of range). */
     if (o->irregular[0] && !o->root_given) {
+        int q = p;
+        for (int k = 0; k < o->ncomm_sizes; k++)
+            if (o->comm_sizes[k] > 0 && o->comm_sizes[k] < q) q = o->comm_sizes[k];
         table_opts = *o;
-        table_opts.root = p / 2;
+        table_opts.root = q / 2;
         o = &table_opts;
     }
     runstate rs;

@@ -3,6 +3,7 @@
  * each validated (collective, every option) before anything is measured. */
 #include "measure_plan.h"
 #include "check_input.h"
+#include "catalog/catalog.h"
 #include "util/diag.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +86,9 @@ int mg_plan_of_input(const mg_input *input, const char *fname, int quiet, int ta
 }
 
 void mg_line_stem(const int *colls, int i, char *buf, size_t len) {
-    int k = 1;
+    /* MPI_Barrier.dat is the launch's synchronisation noise (rawdata/dataset.h MG_BARRIER_NOISE):
+     * MPI_Barrier lines of the input start at MPI_Barrier-2.dat */
+    int k = colls[i] == MG_CAT_BARRIER ? 2 : 1;
     for (int j = 0; j < i; j++) k += colls[j] == colls[i];
     if (k == 1)
         snprintf(buf, len, "%s", mg_coll_name(colls[i]));

@@ -18,7 +18,8 @@ int mg_plan_of_input(const mg_input *in, const char *fname, int quiet, int talk,
 void mg_check_plan_free(mg_bench_opts *v, int n);
 /* The name of input line i's raw file (without .dat), from the lines' collectives: the MPI
  * name, and NAME-K for the K-th line of the same collective (a plan from a record has one
- * line per communicator size), so no line overwrites another's rows. */
+ * line per communicator size), so no line overwrites another's rows; MPI_Barrier lines
+ * start at MPI_Barrier-2 (MPI_Barrier.dat is the launch's synchronisation noise). */
 void mg_line_stem(const int *colls, int i, char *buf, size_t len);
 
 /* Options `check` and `tune` share: input file, output directory, quiet, analysis flags. */

@@ -44,6 +44,11 @@ typedef struct mg_series {
     size_t nflagged; /* rows with flag 1 (start missed) or 2 (window overrun), left out */
 } mg_series;
 
+/* The rows of MPI_Barrier in a file named MPI_Barrier.dat: the synchronisation noise `check`
+ * measures first in every launch (the barrier warning), kept apart from MPI_Barrier measured as
+ * a collective of the input (its lines write MPI_Barrier-K.dat, K >= 2, measure_plan.c). */
+#define MG_BARRIER_NOISE "MPI_Barrier#noise"
+
 /* A `#@declined=COLL ALG MSIZE WHY` line of the benchmark: candidate ALG declined the
  * arguments at MSIZE, the default ran, nothing was measured for it there. Distinct over all
  * files read. */

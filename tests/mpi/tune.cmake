@@ -46,3 +46,18 @@ if(TARGET mpiguide_testalgs_cli)
             $<TARGET_FILE:apptune_app> ${MPIEXEC_EXECUTABLE} 2
             ${CMAKE_CURRENT_BINARY_DIR}/load_apptune_e2e)
 endif()
+
+# End to end of issue 27 (every collective an application calls): MPI_Gatherv (irregular),
+# MPI_Allgatherv, MPI_Alltoallv and MPI_Barrier on MPI_COMM_WORLD and a half-size split,
+# recorded, tuned for (slow MPI_Allgatherv default), every call covered in the tuned run.
+# About 30-40 s at 4 ranks (Open MPI) or 2 (MPICH) on 2 cores.
+if(TARGET mpiguide_testalgs_cli)
+  add_executable(apptune_v_app mpi/apptune_v_app.c)
+  target_link_libraries(apptune_v_app PRIVATE MPI::MPI_C)
+  add_test(NAME mpi.apptune_v_e2e.np${np}
+    COMMAND timeout 900 sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/apptune_v_e2e.sh
+            $<TARGET_FILE:mpiguide_testalgs_cli> $<TARGET_FILE:mpiguide_testalgs>
+            $<TARGET_FILE:apptune_v_app> ${MPIEXEC_EXECUTABLE} ${np}
+            ${CMAKE_CURRENT_BINARY_DIR}/apptune_v_e2e)
+  set_tests_properties(mpi.apptune_v_e2e.np${np} PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2)
+endif()

@@ -1,0 +1,77 @@
+#!/bin/sh
+# End to end of issue 27: every collective an application calls. An MPI program of the test
+# suite (apptune_v_app: MPI_Gatherv with irregular counts, MPI_Allgatherv, MPI_Alltoallv and
+# MPI_Barrier on MPI_COMM_WORLD and on a split of half its size) is recorded (MPIGUIDE_RECORD),
+# `tune --for` plans from the record (the v-collectives with the problem type their counts
+# matched) and tunes with the test variant whose MPI_Allgatherv default is 200 us slower, and
+# the tuned run's report must show every call of every one of them covered by a measured
+# decision on both communicator sizes, with correct results; MPI_Allgatherv, whose default is
+# slow, must run an alternative (the padding mock-up or a library algorithm) unless tune said
+# the timings were not trustworthy.
+# usage: apptune_v_e2e.sh MPIGUIDE_TESTALGS_BIN TESTALGS_LIB APP MPIEXEC NP WORKDIR
+set -u
+bin=$1 lib=$2 app=$3 mpiexec=$4 np=$5 work=$6
+half=$((np / 2))
+colls="MPI_Gatherv MPI_Allgatherv MPI_Alltoallv MPI_Barrier"
+fail() {
+    echo "FAIL: $*"
+    for f in tune.log record.txt out/plan.txt report.txt; do
+        [ -f "$work/$f" ] && sed "s|^|  $f: |" "$work/$f" | tail -40
+    done
+    exit 1
+}
+rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+cd "$work" || fail "cannot enter $work"
+
+# 1. record the application (untuned): a row per collective and communicator size
+timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_RECORD="$work/record.txt" "$app" 4 \
+    >app1.log 2>&1 || fail "recording run failed: $(cat app1.log)"
+grep -q "apptune_v_app: [0-9]* passed, 0 failed" app1.log || fail "recording run: $(cat app1.log)"
+for p in "$np" "$half"; do
+    for c in $colls; do
+        grep -q "^$c p=$p " record.txt || fail "record has no $c row for p=$p"
+    done
+    grep -Eq "^MPI_Gatherv p=$p .* datatype=MPI_INT .* block=[0-9]+ spread=[a-z]+:4 roots=0:4" record.txt ||
+        fail "the MPI_Gatherv row for p=$p lacks its datatype, block, spread or root"
+done
+
+# 2. plan from the record and tune, the default of MPI_Allgatherv made slow in the measurements
+launcher="$mpiexec -n $np env MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allgatherv"
+timeout 600 "$bin" tune --launcher "$launcher" --for record.txt -o out --launches 1 --cover 1 \
+    --nrep 20 --time-ms 200 --quiet >tune.log 2>&1 || fail "tune --for exited with $?"
+for p in "$np" "$half"; do
+    grep -Eq "^MPI_Gatherv --comm-sizes=$p --irregular=[a-z]+ --msizes-list=[0-9]+ --root=0 " out/plan.txt ||
+        fail "plan.txt has no MPI_Gatherv line with a problem type and the root for p=$p"
+    for c in $colls; do
+        [ -f "out/profiles/${c}_p$p.prf" ] || fail "no profile out/profiles/${c}_p$p.prf"
+    done
+done
+"$bin" profile check --record record.txt out/profiles >check.log 2>&1 ||
+    fail "profile check: $(cat check.log)"
+! grep -q "NOT measured\|no range" check.log || fail "a recorded size is not covered: $(cat check.log)"
+
+# 3. the tuned application: every call covered on both sizes, correct results
+timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$work/out/profiles" \
+    MPIGUIDE_REPORT="$work/report.txt" MPIGUIDE_RECORD="$work/tuned.txt" "$app" 4 >app2.log 2>&1 ||
+    fail "tuned run failed: $(cat app2.log)"
+grep -q "apptune_v_app: [0-9]* passed, 0 failed" app2.log || fail "tuned run: $(cat app2.log)"
+for p in "$np" "$half"; do
+    for c in $colls; do
+        line=$(grep "^#@mpiguide coverage $c p=$p " report.txt) ||
+            fail "no $c p=$p coverage line in the report"
+        calls=$(printf '%s\n' "$line" | sed -n 's/.* calls=\([0-9]*\).*/\1/p')
+        covered=$(printf '%s\n' "$line" | sed -n 's/.* covered=\([0-9]*\).*/\1/p')
+        [ -n "$calls" ] && [ "$calls" -gt 0 ] && [ "$covered" = "$calls" ] ||
+            fail "$c p=$p not fully covered: $line"
+        echo "$c p=$p: $covered of $calls calls covered"
+    done
+    line=$(grep "^#@mpiguide coverage MPI_Allgatherv p=$p " report.txt)
+    mockup=$(printf '%s\n' "$line" | sed -n 's/.* mockup=\([0-9]*\).*/\1/p')
+    if [ "$p" -gt 1 ] && [ "$mockup" -eq 0 ]; then
+        said=$(grep -m1 'timings are not trustworthy' tune.log) ||
+            fail "MPI_Allgatherv p=$p: the slow default still ran: $line"
+        echo "MPI_Allgatherv p=$p: no alternative ran, and tune said: $said"
+    fi
+done
+grep -q "^#@mpiguide uncovered" report.txt && fail "the report names uncovered calls"
+echo "1 passed, 0 failed"
