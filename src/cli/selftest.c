@@ -58,7 +58,8 @@ static int setup(int coll, int c, int root, int p, int rank, selfcase *k, mpigui
         k->in_n = pc + (size_t)p / 2;
         k->out_n = (size_t)k->counts[rank];
         break;
-    case MPIGUIDE_COLL_GATHERV:
+    case MPIGUIDE_COLL_GATHERV: /* Allgatherv's arguments, the result at the root only */
+    case MPIGUIDE_COLL_ALLGATHERV:
         a->sendcount = k->counts[rank];
         a->recvcounts = k->counts;
         a->rdispls = k->displs;
@@ -71,13 +72,6 @@ static int setup(int coll, int c, int root, int p, int rank, selfcase *k, mpigui
         a->sdispls = k->displs;
         k->in_n = vtotal;
         k->out_n = (size_t)k->counts[rank];
-        break;
-    case MPIGUIDE_COLL_ALLGATHERV:
-        a->sendcount = k->counts[rank];
-        a->recvcounts = k->counts;
-        a->rdispls = k->displs;
-        k->in_n = (size_t)k->counts[rank];
-        k->out_n = vtotal;
         break;
     case MPIGUIDE_COLL_ALLTOALLV: /* rank r sends counts[r] elements to every rank */
         for (int i = 0; i < p; i++)
