@@ -35,10 +35,24 @@ int mg_declines_line(const mg_declines *d, char *buf, size_t len) {
                                  "mpiguide: %d candidate%s declined the measured arguments at %d "
                                  "size%s (the default ran there, nothing measured): ",
                                  d->n, d->n == 1 ? "" : "s", sizes, sizes == 1 ? "" : "s");
-    for (int i = 0; i < d->n && i < LINE_ALGS && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%s (%s, %d size%s: %s)", i ? ", " : "",
+    /* in collective and candidate order: the launch measured them shuffled */
+    int order[MG_DECLINES_MAX];
+    for (int i = 0; i < d->n; i++) {
+        int k = i;
+        for (; k > 0; k--) {
+            const char *c = d->e[order[k - 1]].coll, *a = d->e[order[k - 1]].alg;
+            int cmp = strcmp(c, d->e[i].coll);
+            if (cmp < 0 || (!cmp && strcmp(a, d->e[i].alg) <= 0)) break;
+            order[k] = order[k - 1];
+        }
+        order[k] = i;
+    }
+    for (int j = 0; j < d->n && j < LINE_ALGS && at < len; j++) {
+        int i = order[j];
+        at += (size_t)snprintf(buf + at, len - at, "%s%s (%s, %d size%s: %s)", j ? ", " : "",
                                d->e[i].alg, d->e[i].coll, d->e[i].nsizes,
                                d->e[i].nsizes == 1 ? "" : "s", d->e[i].why);
+    }
     if (d->n > LINE_ALGS && at < len)
         at += (size_t)snprintf(buf + at, len - at, " and %d more", d->n - LINE_ALGS);
     if (at < len)

@@ -21,8 +21,10 @@ static void line(void) {
                      "scratch need beyond size_msg_buffer_bytes");
     CHECK(mg_declines_line(&d, buf, sizeof buf) &&
               strstr(buf, "mpiguide: 3 candidates declined the measured arguments at 8 sizes") &&
-              strstr(buf, "reduce_with_own_op (MPI_Reduce, 6 sizes: the algorithm declines these "
-                          "arguments), allreduce_with_own_op (MPI_Allreduce, 1 size: ") &&
+              strstr(buf, ": allreduce_with_own_op (MPI_Allreduce, 1 size: the algorithm "
+                          "declines these arguments), reduce_with_own_op (MPI_Reduce, 6 sizes: the "
+                          "algorithm declines these arguments), reduce_with_own_op (MPI_Reduce, 1 "
+                          "size: scratch") &&
               !strchr(buf, '\n'),
           "one line: %s", buf);
     for (int i = 0; i < 5; i++) {
