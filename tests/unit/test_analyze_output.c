@@ -228,6 +228,40 @@ static void profiles(void) {
     synth_rmrf(dir);
 }
 
+/* MPI_Barrier as a collective of the input (MPI_Barrier-2.dat, with candidates) next to the
+ * launch's synchronisation noise (MPI_Barrier.dat, the default only): the input's Barrier gets
+ * its profile, and the barrier warning's median comes from the noise file alone. Before, every
+ * MPI_Barrier series was taken as noise, so no Barrier profile was ever written. */
+static void barrier_lines(void) {
+    char *dir = synth_tmpdir();
+    synth_seed(77);
+    for (int l = 0; l < 2; l++) {
+        FILE *f = synth_open(dir, l, "MPI_Barrier", 4);
+        if (f) synth_rows(f, "MPI_Barrier", "default", 0, 1e-6, 0.01, 100), fclose(f);
+        f = synth_open(dir, l, "MPI_Barrier-2", 4);
+        if (f) {
+            synth_rows(f, "MPI_Barrier", "default", 0, 50e-6, 0.01, 100);
+            synth_rows(f, "MPI_Barrier", "barrier_as_allreduce", 0, 20e-6, 0.01, 100);
+            fclose(f);
+        }
+    }
+    mg_analyze_opts o;
+    mg_analyze_opts_init(&o);
+    o.out = NULL, o.merge = 1, o.test = MG_TEST_RANKSUM;
+    char *dirs[1] = {dir};
+    CHECK(mg_analyze_dirs(&o, dirs, 1) == 0, "analyze failed");
+    char *p = read_out(dir, "profiles/MPI_Barrier_p4.prf");
+    CHECK(
+        p && strstr(p, "\nMPI_Barrier\n4\n1\n1 barrier_as_allreduce\n1\n0 9223372036854775807 1\n"),
+        "the input's MPI_Barrier has its profile:\n%s", p ? p : "(none)");
+    free(p);
+    char *s = read_out(dir, "summary.txt");
+    CHECK(s && strstr(s, "median MPI_Barrier 1.00 us"), "barrier noise from MPI_Barrier.dat:\n%s",
+          s ? s : "(none)");
+    free(s);
+    synth_rmrf(dir);
+}
+
 /* One launch measuring MPI_Bcast on the whole job (4) and on a sub-communicator of 2
  * (--comm-sizes): one result and one profile per communicator size, with that size's layout
  * and the file's datatype; tables named per size. */
@@ -641,6 +675,7 @@ int main(void) {
     stands_in_uncorrected();
     reader();
     profiles();
+    barrier_lines();
     subcomm_profiles();
     report_and_exit_codes();
     incomplete();
