@@ -133,7 +133,7 @@ for app in hpcc lammps; do
         END {
             for (c in t) row(c, calls[c], ccov[c], t[c], cov[c], mock[c])
             row("(all)", N, NC, all, TC, M)
-        }' "$work/$app/tuned.txt" | sort -k6,6gr
+        }' "$work/$app/tuned.txt" | sort -k8,8gr
 done
 echo
 echo "Profile entries that chose a mock-up (all others are default ranges):"
