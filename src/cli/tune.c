@@ -44,7 +44,9 @@
     "  -f INPUT         input file (as for check)\n"                                               \
     "  --for RECORD     tune for an application: plan from its record (MPIGUIDE_RECORD) into\n"    \
     "                   OUTDIR/plan.txt first; --cover F, --np N, --nrep N, --time-ms T,\n"        \
-    "                   --back-to-back N as for `mpiguide plan`\n"                                 \
+    "                   --back-to-back N as for `mpiguide plan`; the record is copied to\n"        \
+    "                   OUTDIR/record.txt: no profile range covers a size it lists that was\n"     \
+    "                   not measured (the default runs there)\n"                                   \
     "  -o OUTDIR        output directory\n"                                                        \
     "  --launches R     check launches (default 3)\n"                                              \
     "  --validate-launches V  validation launches (default 2; OUTDIR/tuned/ is replaced)\n"        \
