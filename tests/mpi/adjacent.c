@@ -3,7 +3,8 @@
  *     double t[2] = {0.0, 1.0 + rank};
  *     MPI_Allreduce(&t[1], &t[0], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
  * (the reductions here on ints, so the repair mock-ups of integer ops run too). Every
- * intercepted reduction and data-movement collective runs with the receive buffer right
+ * intercepted reduction and data-movement collective (MPI_Barrier too: its mock-ups must run)
+ * runs with the receive buffer right
  * before the send buffer and right after it, at small counts where some ranks' blocks are
  * empty and sit at the boundary. Results are checked against values computed locally; prints
  * "adjacent: N passed, M failed". Run it under forced mode (tests/mpi/intercept_adjacent.cmake). */
@@ -102,6 +103,28 @@ static void reductions(int order, int n) {
     ok = 1;
     for (int i = 0; i < mine; i++) ok &= r[i] == ival(p - 1, i);
     expect(ok, "MPI_Reduce_scatter", order, n);
+    /* MPI_Exscan, SUM: the sum over the ranks before this one (rank 0's result undefined) */
+    iplace(arr, order, n, n, &s, &r);
+    for (int i = 0; i < n; i++) s[i] = ival(rank, i), r[i] = -1;
+    MPI_Exscan(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    ok = 1;
+    for (int i = 0; i < n && rank > 0; i++) {
+        int sum = 0;
+        for (int q = 0; q < rank; q++) sum += ival(q, i);
+        ok &= r[i] == sum;
+    }
+    expect(ok, "MPI_Exscan", order, n);
+}
+
+/* Elements rank i sends rank j in MPI_Alltoallv: n or none, so empty blocks sit between. */
+static int pair(int i, int j, int n) {
+    return (i + j) % 2 ? 0 : n;
+}
+
+static int pair_displ(int i, int j, int n) {
+    int d = 0;
+    for (int k = 0; k < j; k++) d += pair(i, k, n);
+    return d;
 }
 
 static void data_movement(int order, int n) {
@@ -159,6 +182,31 @@ static void data_movement(int order, int n) {
     ok = 1;
     for (int i = 0; i < counts[rank]; i++) ok &= r[i] == val(0, displs[rank] + i);
     expect(ok, "MPI_Scatterv", order, n);
+    /* MPI_Allgatherv with the same layout: every rank gets every block */
+    place(arr, order, counts[rank], total, &s, &r);
+    for (int i = 0; i < counts[rank]; i++) s[i] = val(rank, i);
+    for (int i = 0; i < total; i++) r[i] = -1;
+    MPI_Allgatherv(s, counts[rank], MPI_DOUBLE, r, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
+    ok = 1;
+    for (int q = 0; q < p; q++)
+        for (int i = 0; i < counts[q]; i++) ok &= r[displs[q] + i] == val(q, i);
+    expect(ok, "MPI_Allgatherv", order, n);
+    /* MPI_Alltoallv: rank i sends pair(i, j) values to rank j */
+    int sc[MAXP], sd[MAXP], rc[MAXP], rd[MAXP], stot = 0, rtot = 0;
+    for (int q = 0; q < p; q++) {
+        sc[q] = pair(rank, q, n), sd[q] = stot, stot += sc[q];
+        rc[q] = pair(q, rank, n), rd[q] = rtot, rtot += rc[q];
+    }
+    place(arr, order, stot, rtot, &s, &r);
+    for (int i = 0; i < stot; i++) s[i] = val(rank, i);
+    for (int i = 0; i < rtot; i++) r[i] = -1;
+    MPI_Alltoallv(s, sc, sd, MPI_DOUBLE, r, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
+    ok = 1;
+    for (int q = 0; q < p; q++)
+        for (int i = 0; i < rc[q]; i++) ok &= r[rd[q] + i] == val(q, pair_displ(q, rank, n) + i);
+    expect(ok, "MPI_Alltoallv", order, n);
+    /* MPI_Barrier: no buffers, but its mock-ups must run and return */
+    expect(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Barrier", order, n);
 }
 
 int main(int argc, char **argv) {
