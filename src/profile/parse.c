@@ -169,7 +169,7 @@ static int online(parser *ps, char *val) {
             if (k == 3) v.candidates = (int)l;
             break;
         case 2:
-            bad = parse_real(eq + 1, 0.0, 1e300, &v.cost_s);
+            bad = parse_real(eq + 1, -1e300, 1e300, &v.cost_s); /* gains count: it may be < 0 */
             break;
         case 4:
             bad = parse_real(eq + 1, 1e-300, 1e300, &v.speedup);
@@ -181,6 +181,7 @@ static int online(parser *ps, char *val) {
                 *dots = 0;
                 bad = parse_real(eq + 1, 1e-300, 1e300, &v.ci_lo) ||
                       parse_real(dots + 2, 1e-300, 1e300, &v.ci_hi) || v.ci_lo > v.ci_hi;
+                *dots = '.';
             }
             break;
         }

@@ -34,7 +34,8 @@ typedef struct mg_pvalid {
 
 /* A `#@online=MSIZE ALG calls=N explored=E cost_s=C candidates=K [speedup=S ci95=LO..HI]` line:
  * online mode (MPIGUIDE_ONLINE) raced K candidates in the application's calls of the size bucket
- * holding MSIZE (the size it saw most), N calls, E of them timed, C seconds of exploring, and
+ * holding MSIZE (the size it saw most), N calls, E of them timed, C seconds exploring cost
+ * against the default (negative when the candidates' gains outweighed), and
  * decided for ALG: a winner with its speed-up and 95 % interval, or `default` (no speed-up)
  * (docs/dev/interfaces.md section 8). */
 typedef struct mg_ponline {
