@@ -116,7 +116,7 @@ static const char usage_text[] =
     "usage: mpirun -np P mpiguide selftest [COLLECTIVE...]\n"
     "       mpirun -np P mpiguide selftest --random N [--seed S] [--case K] [--alg NAMES]\n"
     "                                      [--repro DIR] [--timeout SEC] [--time-limit SEC]\n"
-    "                                      [--verbose] [COLLECTIVE...]\n"
+    "                                      [--intercepted] [--verbose] [COLLECTIVE...]\n"
     "Without --random: runs every algorithm of the collectives (all by default), the mock-ups\n"
     "and the MPI library's own algorithms (*_lib_*), on counts 0, 1, 7 and 1000 and two roots,\n"
     "next to the library's own collective, and prints whether each result matched (`ran in\n"
@@ -137,6 +137,10 @@ static const char usage_text[] =
     "  --case K        run only case K: the same call for the same seed, K and P (every finding\n"
     "                  prints this rerun command)\n"
     "  --alg NAMES     only these algorithms (comma-separated; test-only ones only when named)\n"
+    "  --intercepted   also run each case through the public MPI_* call, which libmpiguide\n"
+    "                  intercepts as configured (forced, tuned, MPIGUIDE_ONLINE: with\n"
+    "                  MPIGUIDE_ONLINE=rotate every call of a collective on a communicator runs\n"
+    "                  the next candidate that supports it), counted as `intercepted`\n"
     "  --repro DIR     write a standalone C program (MPI calls only) for each new finding, and\n"
     "                  with --case for a known defect too, and print how to build and run it\n"
     "  --timeout SEC   abort the run naming the case when one case takes longer (default 120)\n"
@@ -149,7 +153,7 @@ static const char usage_text[] =
 
 int mg_cmd_selftest(int argc, char **argv) {
     int wanted[MPIGUIDE_COLL_COUNT] = {0}, any = 0, random = 0;
-    mg_random_opts ro = {1, 0, -1, {0}, 0, NULL, NULL, 0, 120, 0.0, "mpiguide"};
+    mg_random_opts ro = {1, 0, -1, {0}, 0, NULL, NULL, 0, 120, 0.0, "mpiguide", 0};
     for (int i = 1; i < argc; i++) {
         const char *v;
         int64_t x;
@@ -194,6 +198,8 @@ int mg_cmd_selftest(int argc, char **argv) {
             ro.repro_dir = v;
         } else if (!strcmp(argv[i], "--verbose")) {
             ro.verbose = 1;
+        } else if (!strcmp(argv[i], "--intercepted")) {
+            ro.intercepted = 1;
         } else if (argv[i][0] == '-') {
             mg_error(argv[i], "unknown option (mpiguide selftest --help)");
             return 2;
@@ -208,8 +214,10 @@ int mg_cmd_selftest(int argc, char **argv) {
             ro.any_coll = 1;
         }
     }
-    if (!random && (ro.only >= 0 || ro.algs || ro.repro_dir || ro.verbose || ro.time_limit)) {
-        mg_error("selftest", "--case, --alg, --repro, --time-limit and --verbose need --random");
+    if (!random && (ro.only >= 0 || ro.algs || ro.repro_dir || ro.verbose || ro.time_limit ||
+                    ro.intercepted)) {
+        mg_error("selftest",
+                 "--case, --alg, --repro, --time-limit, --intercepted and --verbose need --random");
         return 2;
     }
     if (ro.only >= ro.cases && random) ro.cases = ro.only + 1;

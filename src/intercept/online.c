@@ -332,13 +332,17 @@ int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc) {
         return 0;
     }
     int red = mg_coll_is_reduction(coll), op = -1, opclass = 0;
-    if (red && (opclass = mg_ocache_get(a->op, &op)) == MG_OPC_USER && !mg_cfg.tune_user_ops) {
+    int rotate = mg_rt.s.online == MG_ONLINE_ROTATE;
+    if (red && (opclass = mg_ocache_get(a->op, &op)) == MG_OPC_USER && !mg_cfg.tune_user_ops &&
+        !rotate) {
         memo_default(coll, a, ci); /* as tuned mode: a user's op may cost anything */
         return 0;
     }
     int64_t lo, hi;
     mg_rec_bucket(ci->msize, &lo, &hi);
     int esize = red ? ci->esize : 0; /* other collectives: ranks may describe a block otherwise */
+    if (rotate) /* the check of correctness: one turn per (communicator, collective) */
+        lo = 0, hi = INT64_MAX, esize = 0, opclass = 0;
     uint64_t key = cell_key(coll, lo, esize, opclass);
     ocomm *g;
     ocell *oc;

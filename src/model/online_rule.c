@@ -111,14 +111,14 @@ int mg_online_record(mg_online_cell *c, int action, double seconds, int disturbe
 }
 
 /* What one more pair of the candidate will cost the cell, not underestimated: the mean of its
- * pairs' candidate - default plus two standard errors, the spread taken as at least a quarter
- * of a pair's two times (timings vary that much; one or two pairs cannot tell). Negative: it
- * gains. */
+ * undisturbed pairs' candidate - default (all pairs when none is) plus two standard errors, the
+ * spread taken as at least a quarter of a pair's two times (timings vary that much; one or two
+ * pairs cannot tell). Negative: it gains. */
 static double pair_cost(const mg_online_cand *k) {
     double sum = 0.0, sq = 0.0, both = 0.0;
     int clean = 0, n = 0;
     for (int i = 0; i < k->n; i++) clean += !(k->x[i] > 0);
-    for (int i = 0; i < k->n; i++) /* the undisturbed pairs, when there are any */
+    for (int i = 0; i < k->n; i++)
         if (!clean || !(k->x[i] > 0)) sum += k->t[i] - k->d[i], both += k->t[i] + k->d[i], n++;
     double mean = sum / n;
     for (int i = 0; i < k->n; i++)
@@ -263,10 +263,11 @@ void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const
         k->x[k->at] = x && x[i] > 0 ? 1.0 : 0.0;
         k->at = (k->at + 1) % MG_ONLINE_KEEP;
         if (k->n < MG_ONLINE_KEEP) k->n++;
-        k->cost += t[i] - d[i];
-        k->loss += t[i] > d[i] ? t[i] - d[i] : 0.0;
-        v->cost += t[i] - d[i];
+        double extra = t[i] - d[i]; /* spent, whoever is to blame: a disturbed pair too */
         if (!(x && x[i] > 0) && t[i] / d[i] > c->worst) c->worst = t[i] / d[i];
+        k->cost += extra;
+        k->loss += extra > 0 ? extra : 0.0;
+        v->cost += extra;
         pairs[who]++;
     }
     c->cost += v->cost;

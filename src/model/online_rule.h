@@ -35,14 +35,16 @@
  *    of the run. A cell without candidates left runs the default.
  *  - Cost: what exploring cost the application against running the default: per pair of
  *    reduced times candidate - default (a faster candidate's gain pays for exploring the
- *    others), and the agreements. A window races only the candidates whose projected cost
- *    (their pairs times the mean of their pairs' cost plus two standard errors, the spread at
- *    least a quarter of a pair's times; a probe:
- *    MG_ONLINE_SLOW - 1 defaults, or more after a slower probe) keeps the cell's cost within budget
- * x (its calls by the window's end) x (the default's time) and the run's within budget x (the run's
- * time), cheapest first; when not even the cheapest fits, the cell runs the default until its share
- * covers it (and the run's, its time taken to grow as the cell's calls), then takes one timed
- *    default call and decides again.
+ *    others; a disturbed pair as measured: the time was spent), and the agreements. A window
+ *    races only the candidates whose projected cost keeps the cell's cost within budget x (its
+ *    calls by the window's end) x (the default's time) and the run's within budget x (the run's
+ *    time), cheapest first. The projection: the candidate's pairs in the window times the mean
+ *    of its undisturbed pairs' cost plus two standard errors (the spread at least a quarter of
+ *    a pair's times); a probe's: MG_ONLINE_SLOW - 1 defaults, or more after an undisturbed
+ *    probe that was slower. When not even the cheapest fits, the cell runs the default until
+ *    its share covers it (and the run's, its time taken to grow as the cell's calls), then takes
+ *    one timed default call and decides again. A window the scheduler disturbed may cost more
+ *    than projected; the cell then pauses until its share covers that too.
  *  - A candidate that declines MG_ONLINE_DECLINES of its calls in a row (the dispatcher's plan,
  *    the same on every rank) is dropped; a declined call runs the default and its pair starts
  *    again at the next call.
@@ -123,7 +125,7 @@ typedef struct mg_online_cell {
     double cost;  /* what exploring cost so far against the default (seconds, reduced): pairs'
                      candidate - default, gains included, and the agreements */
     double dhat;  /* the default's time per call (median of dk) */
-    double worst; /* the largest candidate / default of an undisturbed pair (at least SLOW) */
+    double worst; /* the largest candidate / default of an undisturbed pair, or MG_ONLINE_SLOW */
     double alpha; /* the level a commit's test must beat */
     int ndk, dkat, rot;
     double dk[MG_ONLINE_DKEEP];
