@@ -93,22 +93,22 @@ int mg_dispatch_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined,
     return MPIGUIDE_RAN_MOCKUP;
 }
 
-int mg_dispatch_run(int alg, const mg_args *a, const mg_shape *s, int *rc) {
-    const mg_alg *A = mg_alg_get(alg);
-    if (!A) {
-        test_slow_alg(mg_alg_name(alg));
-        return mg_libalg_run(alg, a, rc);
-    }
-    if (A->flags & MG_AF_DEFAULT) {
-        *rc = mg_run_default(A->coll, a);
-        return 1;
-    }
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+int mg_dispatch_run_lib(int alg, const mg_args *a, int *rc) {
+    test_slow_alg(mg_alg_name(alg));
+    return mg_libalg_run(alg, a, rc);
+}
+#endif
+
+int mg_dispatch_run_row(const mg_alg *A, const mg_args *a, const mg_shape *s) {
+    if (A->flags & MG_AF_DEFAULT) return mg_run_default(A->coll, a);
     test_slow_alg(A->name);
     mg_scratch scratch = {mg_pool.msg, mg_pool.ints};
-    if (mg_pool.thread_multiple && (*rc = mg_cscratch_get(a->comm, &scratch)) != MPI_SUCCESS)
-        return 1;
-    *rc = A->run(a, s, &scratch);
-    return 1;
+    if (mg_pool.thread_multiple) {
+        int rc = mg_cscratch_get(a->comm, &scratch);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return A->run(a, s, &scratch);
 }
 
 int mg_dispatch_complete(int alg, const mg_args *a, const mg_shape *s, int *ran) {

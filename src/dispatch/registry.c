@@ -36,10 +36,6 @@ const mg_alg mg_algs[] = {
 };
 const int mg_nalgs = (int)(sizeof mg_algs / sizeof mg_algs[0]);
 
-const mg_alg *mg_alg_get(int alg) {
-    return (alg >= 0 && alg < mg_nalgs) ? &mg_algs[alg] : NULL;
-}
-
 MG_EXPORT int mpiguide_collective_id(const char *name) {
     return mg_coll_lookup(name);
 }
