@@ -32,6 +32,7 @@ typedef struct mg_online_result {
     int64_t lo, hi, msize; /* bucket; the size the cell saw most */
     uint64_t calls, explored, cand_calls, decided_at;
     double cost, budget, dhat;    /* seconds: spent, allowed, default per call */
+    double over;                  /* seconds: the most a window overran (mg_online_cell) */
     double speedup, ci_lo, ci_hi; /* of the winner, else of the best candidate */
 } mg_online_result;
 /* A cell's result (online.c fills it from its state; agree: -1 unknown, 0 no, 1 yes). */

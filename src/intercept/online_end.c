@@ -56,8 +56,11 @@ void mg_online_result_of(const mg_online_cell *c, int coll, int p, int esize, in
                             .cand_calls = c->cand_calls,
                             .decided_at = c->decided_at,
                             .cost = c->cost,
-                            .budget = mg_online_allowance(c, mg_rt.s.online_budget),
+                            /* the rule's own view when larger: the default's estimate may
+                             * have moved since the last window was planned */
+                            .budget = fmax(mg_online_allowance(c, mg_rt.s.online_budget), c->cap),
                             .dhat = c->dhat,
+                            .over = c->over,
                             .speedup = best >= 0 ? c->cand[best].est : NAN,
                             .ci_lo = best >= 0 ? c->cand[best].lo : NAN,
                             .ci_hi = best >= 0 ? c->cand[best].hi : NAN};
@@ -251,12 +254,13 @@ void mg_online_report(FILE *f) {
         fprintf(f,
                 "#@mpiguide online %s p=%d bytes=%lld-%lld msize=%lld datatype=%s op=%s "
                 "calls=%llu explored=%llu candidate_calls=%llu cost_s=%.4g budget_s=%.4g "
-                "candidates=%d dropped=%d paused=%d state=%s winner=%s best=%s speedup=%.4g "
+                "over_s=%.4g candidates=%d dropped=%d paused=%d state=%s winner=%s best=%s "
+                "speedup=%.4g "
                 "ci95=%.4g..%.4g",
                 mg_coll_name(r->coll), r->p, (long long)r->lo, (long long)r->hi,
                 (long long)r->msize, dt, op, (unsigned long long)r->calls,
                 (unsigned long long)r->explored, (unsigned long long)r->cand_calls, r->cost,
-                r->budget, r->ncand, r->ndropped, r->pauses, state_name(r->state),
+                r->budget, r->over, r->ncand, r->ndropped, r->pauses, state_name(r->state),
                 r->state == MG_ONLINE_COMMITTED ? mg_alg_name(r->winner)
                 : r->state == MG_ONLINE_DEFAULT ? "default"
                                                 : "-",

@@ -159,12 +159,17 @@ static void judge(mg_online_cell *c, mg_online_cand *k, int rounds, mg_online_ve
     } else if (below < MG_ONLINE_DROP_P) {
         drop(c, k, all < 1.0 ? MG_OC_SLOWER : MG_OC_FUTILE);
     } else {
+        /* a look is a test; on a busy machine a candidate may need more windows than looks to
+         * get enough undisturbed pairs for one (the budget bounds what it costs meanwhile) */
         if (clean >= MG_ONLINE_CLEAN) {
             mg_guard_paired(cd, ctm, clean, 0.95, &est, &lo, &hi, &below, &above);
             k->qualifies = above < c->alpha;
+            k->looks += rounds;
         }
-        k->looks += rounds;
-        if (!k->qualifies && k->looks >= MG_ONLINE_LOOKS) drop(c, k, MG_OC_UNDECIDED);
+        k->rounds += rounds;
+        if (!k->qualifies &&
+            (k->looks >= MG_ONLINE_LOOKS || k->rounds >= MG_ONLINE_LOOKS_DISTURBED))
+            drop(c, k, MG_OC_UNDECIDED);
     }
     v->dropped += k->state != MG_OC_ALIVE;
 }
@@ -211,6 +216,7 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
         if (c->cost + spend > cap || b->run_cost + spend > share * b->run_time) break;
         sum = spend;
         pairs += m[take].pairs;
+        c->cap = cap;
     }
     c->windows++;
     if (!take) {
@@ -229,6 +235,8 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
         window_clear(c, 1);
         c->scand[0] = -1;
         c->start = at;
+        c->cap = share * (double)at * dh;
+        if (c->cap < c->cost + sum) c->cap = c->cost + sum; /* the check itself */
         c->pauses++;
         v->paused = 1;
         return;
@@ -263,14 +271,22 @@ void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const
         k->x[k->at] = x && x[i] > 0 ? 1.0 : 0.0;
         k->at = (k->at + 1) % MG_ONLINE_KEEP;
         if (k->n < MG_ONLINE_KEEP) k->n++;
-        double extra = t[i] - d[i]; /* spent, whoever is to blame: a disturbed pair too */
-        if (!(x && x[i] > 0) && t[i] / d[i] > c->worst) c->worst = t[i] / d[i];
+        double extra = t[i] - d[i];
+        if (!(x && x[i] > 0)) {
+            if (t[i] / d[i] > c->worst) c->worst = t[i] / d[i];
+        } else {
+            /* the scheduler's time, which the default would have lost as well: no gain, and no
+             * more than the worst ratio an undisturbed pair showed (at least MG_ONLINE_SLOW) */
+            double most = (c->worst - 1.0) * (c->dhat > 0 ? c->dhat : d[i]);
+            extra = extra < 0 ? 0.0 : extra > most ? most : extra;
+        }
         k->cost += extra;
         k->loss += extra > 0 ? extra : 0.0;
         v->cost += extra;
         pairs[who]++;
     }
     c->cost += v->cost;
+    if (c->cap > 0 && c->cost - c->cap > c->over) c->over = c->cost - c->cap;
     if (c->ndk) c->dhat = median_of(c->dk, c->ndk);
     for (int i = 0; i < c->ncand; i++)
         if (pairs[i] && c->cand[i].state == MG_OC_ALIVE) judge(c, &c->cand[i], pairs[i] > 1, v);

@@ -28,14 +28,19 @@
  *        Bonferroni correction over the candidates and the looks each may get, so that the
  *        chance of committing any candidate not faster than the margin stays below
  *        MG_ONLINE_ALPHA;
- *      undecided: neither after MG_ONLINE_LOOKS windows of rounds: dropped.
+ *      undecided: neither after MG_ONLINE_LOOKS looks (windows of rounds that tested it: a
+ *        window tests only with MG_ONLINE_CLEAN undisturbed pairs kept; on a busy machine most
+ *        pairs may be disturbed for a while, the budget bounds what that costs) or after
+ *        MG_ONLINE_LOOKS_DISTURBED windows of rounds: dropped.
  *    The fastest qualifying candidate (Hodges-Lehmann estimate) is committed once every other
  *    candidate still racing has had its probe and none of them looks faster with looks left
  *    (or once it has had all its looks); the cell then runs it (with the guard) for the rest
  *    of the run. A cell without candidates left runs the default.
  *  - Cost: what exploring cost the application against running the default: per pair of
  *    reduced times candidate - default (a faster candidate's gain pays for exploring the
- *    others; a disturbed pair as measured: the time was spent), and the agreements. A window
+ *    others; a disturbed pair: no gain, and at most the worst ratio an undisturbed pair showed,
+ *    at least MG_ONLINE_SLOW, times the default's time: the rest is the scheduler's, which the
+ *    default would have lost too), and the agreements. A window
  *    races only the candidates whose projected cost keeps the cell's cost within budget x (its
  *    calls by the window's end) x (the default's time) and the run's within budget x (the run's
  *    time), cheapest first. The projection: the candidate's pairs in the window times the mean
@@ -43,8 +48,10 @@
  *    a pair's times); a probe's: MG_ONLINE_SLOW - 1 defaults, or more after an undisturbed
  *    probe that was slower. When not even the cheapest fits, the cell runs the default until
  *    its share covers it (and the run's, its time taken to grow as the cell's calls), then takes
- *    one timed default call and decides again. A window the scheduler disturbed may cost more
- *    than projected; the cell then pauses until its share covers that too.
+ *    one timed default call and decides again. A window the scheduler disturbed (or a probe
+ *    far slower than projected) may cost more than projected; the cell then pauses until its
+ *    share covers that too. So at every decision the cell's cost is within its allowance plus
+ *    `over`, the most a finished window exceeded the allowance it was planned within.
  *  - A candidate that declines MG_ONLINE_DECLINES of its calls in a row (the dispatcher's plan,
  *    the same on every rank) is dropped; a declined call runs the default and its pair starts
  *    again at the next call.
@@ -56,21 +63,22 @@
 #include "guard_rule.h"
 #include <stdint.h>
 
-#define MG_ONLINE_CANDS     32   /* candidates per cell (the first in id order; more are ignored) */
-#define MG_ONLINE_FIRST     16   /* the last call of the calibration window */
-#define MG_ONLINE_CALIBRATE 8    /* timed default calls that calibrate */
-#define MG_ONLINE_ROUNDS    8    /* pairs per candidate in a window after its probe */
-#define MG_ONLINE_KEEP      32   /* pairs kept per candidate (tests and estimates use these) */
-#define MG_ONLINE_LOOKS     6    /* windows of rounds a candidate gets to qualify */
-#define MG_ONLINE_ALPHA     0.05 /* family-wise level of a wrong commit */
-#define MG_ONLINE_DROP_P    MG_GUARD_ALPHA  /* level of the one-sided test that drops */
-#define MG_ONLINE_SLOW      10.0            /* this many times slower: dropped at once */
-#define MG_ONLINE_MARGIN    MG_GUARD_MARGIN /* speed-up a commit must beat */
-#define MG_ONLINE_CLEAN     MG_GUARD_CLEAN  /* undisturbed pairs a commit needs */
-#define MG_ONLINE_DECLINES  3               /* declines in a row that drop a candidate */
-#define MG_ONLINE_BUDGET    0.01            /* default share of the cell's (and the run's) time */
-#define MG_ONLINE_SLOTS     (MG_ONLINE_ROUNDS * MG_ONLINE_CANDS) /* slots of a window */
-#define MG_ONLINE_DKEEP     64 /* reduced default times kept for the cell's estimate */
+#define MG_ONLINE_CANDS           32 /* candidates per cell (the first in id order; more are ignored) */
+#define MG_ONLINE_FIRST           16 /* the last call of the calibration window */
+#define MG_ONLINE_CALIBRATE       8  /* timed default calls that calibrate */
+#define MG_ONLINE_ROUNDS          8  /* pairs per candidate in a window after its probe */
+#define MG_ONLINE_KEEP            32 /* pairs kept per candidate (tests and estimates use these) */
+#define MG_ONLINE_LOOKS           6  /* windows of rounds a candidate gets to qualify */
+#define MG_ONLINE_LOOKS_DISTURBED 18 /* windows of rounds a candidate gets in all */
+#define MG_ONLINE_ALPHA           0.05            /* family-wise level of a wrong commit */
+#define MG_ONLINE_DROP_P          MG_GUARD_ALPHA  /* level of the one-sided test that drops */
+#define MG_ONLINE_SLOW            10.0            /* this many times slower: dropped at once */
+#define MG_ONLINE_MARGIN          MG_GUARD_MARGIN /* speed-up a commit must beat */
+#define MG_ONLINE_CLEAN           MG_GUARD_CLEAN  /* undisturbed pairs a commit needs */
+#define MG_ONLINE_DECLINES        3               /* declines in a row that drop a candidate */
+#define MG_ONLINE_BUDGET          0.01 /* default share of the cell's (and the run's) time */
+#define MG_ONLINE_SLOTS           (MG_ONLINE_ROUNDS * MG_ONLINE_CANDS) /* slots of a window */
+#define MG_ONLINE_DKEEP           64 /* reduced default times kept for the cell's estimate */
 
 _Static_assert(MG_ONLINE_KEEP <= MG_GUARD_KEEP, "the guard's paired statistics take the pairs");
 _Static_assert(MG_ONLINE_CALIBRATE <= MG_ONLINE_SLOTS, "the calibration is a window");
@@ -102,7 +110,8 @@ typedef struct mg_online_cand {
     int alg;       /* the caller's algorithm id */
     int state;     /* enum mg_online_cand_state */
     int declines;  /* declined calls in a row */
-    int looks;     /* windows of rounds it had */
+    int looks;     /* windows of rounds that tested whether it qualifies */
+    int rounds;    /* windows of rounds it had */
     int n, at;     /* kept pairs (a ring) */
     int qualifies; /* at the last decision */
     uint64_t calls, dropped_at;
@@ -125,6 +134,10 @@ typedef struct mg_online_cell {
     double cost;  /* what exploring cost so far against the default (seconds, reduced): pairs'
                      candidate - default, gains included, and the agreements */
     double dhat;  /* the default's time per call (median of dk) */
+    double cap;   /* the allowance the current window was planned within (seconds) */
+    double over;  /* the most the cell's cost exceeded the allowance a window was planned
+                     within, once the window was done: what no projection could foresee (a
+                     descheduled call, a first call far slower than projected) */
     double worst; /* the largest candidate / default of an undisturbed pair, or MG_ONLINE_SLOW */
     double alpha; /* the level a commit's test must beat */
     int ndk, dkat, rot;

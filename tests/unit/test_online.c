@@ -3,7 +3,8 @@
  * pause), that a slowed default finds the fastest candidate within a bounded number of calls,
  * that a candidate 20x slower is dropped after its one probe pair, that candidates no faster than
  * the default (equal, slower, or faster only on disturbed pairs) are never committed in 200
- * simulated cells each, that exploring stays within its budget, and declines and rotation.
+ * simulated cells each, that exploring stays within its budget (a probe that overruns it is
+ * reported and paid back by pausing), and declines and rotation.
  * The MPI side is tests/mpi/intercept_online.cmake. */
 #include "check.h"
 #include "model/online_rule.h"
@@ -241,6 +242,60 @@ static void budget_pause(void) {
           o.end_over);
 }
 
+/* A probe far slower than projected (100x the default where the projection allows 10x) overruns
+ * the allowance its window was planned within: `over` says by how much, the cost stays within
+ * the allowance plus it, and the cell pauses until its share covers the cost and the next probe
+ * (now projected at the worst ratio seen). */
+static void overrun(void) {
+    sim s = {.def = 1e-5, .spread = 0.0, .ncand = 2, .share = 0.01};
+    s.cand[0] = 1e-3, s.cand[1] = 3e-5;
+    start(&s);
+    outcome o;
+    run(&cell, &s, 1300, &o);
+    double allow = mg_online_allowance(&cell, s.share);
+    CHECK(cell.cand[0].state == MG_OC_SLOW && cell.cand[1].calls == 0,
+          "the slow probe dropped, the other not yet probed (states %d, %d)", cell.cand[0].state,
+          cell.cand[1].state);
+    CHECK(cell.over > 7e-4 && cell.over < 1e-3, "overran by %.3g s", cell.over);
+    CHECK(cell.cost > allow && cell.cost <= allow + cell.over, "cost %.3g, allowance %.3g",
+          cell.cost, allow);
+    /* the next probe projects 99 defaults: the cell's share covers it from about call 20000 (the
+     * run's, whose time is this cell's, later) */
+    run(&cell, &s, 15000, &o);
+    CHECK(cell.cand[1].calls == 0, "paused while the share does not cover it");
+    run(&cell, &s, 150000, &o);
+    CHECK(cell.cand[1].calls > 0,
+          "probed once it does (start %llu, calls %llu, cost %.3g, worst %.3g)",
+          (unsigned long long)cell.start, (unsigned long long)cell.calls, cell.cost, cell.worst);
+    CHECK(cell.cost <= mg_online_allowance(&cell, s.share), "within the allowance again");
+    /* a disturbed pair is the scheduler's: charged no gain and at most (MG_ONLINE_SLOW - 1)
+     * defaults while no undisturbed pair showed worse, however long it took */
+    sim q = {.def = 1e-5, .spread = 0.0, .ncand = 1, .share = 1.0, .bad = 1.0};
+    q.cand[0] = 0.1;
+    start(&q);
+    run(&cell, &q, 40, &o);
+    CHECK(cell.cand[0].calls >= 1 && cell.cand[0].cost <= cell.cand[0].calls * 9e-5 * 1.0001,
+          "disturbed pairs charged %.3g s for %llu calls", cell.cand[0].cost,
+          (unsigned long long)cell.cand[0].calls);
+}
+
+/* A busy machine: 60 % of the calls disturbed, so 84 % of the pairs. A candidate 3x faster is
+ * not given up as undecided for lack of undisturbed pairs after MG_ONLINE_LOOKS windows: it
+ * races on until enough of them say so (up to MG_ONLINE_LOOKS_DISTURBED windows) and is
+ * committed in most cells (in 5 of these 20 when it was given up after MG_ONLINE_LOOKS). */
+static void busy_machine(void) {
+    int commits = 0;
+    for (int r = 0; r < 20; r++) {
+        sim s = {.def = 3e-5, .spread = 0.1, .ncand = 1, .share = 0.05, .bad = 0.6};
+        s.cand[0] = 1e-5;
+        start(&s);
+        outcome o;
+        run(&cell, &s, 40000, &o);
+        commits += o.winner == 0;
+    }
+    CHECK(commits >= 14, "committed in %d of 20 cells", commits);
+}
+
 /* A candidate that declines every call is dropped after MG_ONLINE_DECLINES; the others race on;
  * a pair whose candidate declined starts again at the next call. */
 static void declines(void) {
@@ -276,6 +331,8 @@ int main(void) {
     very_slow();
     never_commits();
     budget_pause();
+    overrun();
+    busy_machine();
     declines();
     rotation();
     return DONE();
