@@ -6,6 +6,7 @@
  * harness yields in its own waiting loops then, and the raw header says so. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "harness.h"
+#include "sim.h"
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,8 +14,11 @@
 #define MASK_WORDS (CPU_SETSIZE / (8 * (int)sizeof(unsigned long)))
 
 /* Cores of this node that its ranks may use: the union of their affinity masks (one
- * reduction over the node), capped by the online processors. */
+ * reduction over the node), capped by the online processors; under SMPI the cores of the
+ * simulated host (the same on every rank of a node, so no reduction is skipped by some). */
 static int node_cores(MPI_Comm node) {
+    int simulated = mg_sim_host_cores(); /* SMPI: the simulated host's, not this machine's */
+    if (simulated > 0) return simulated;
     cpu_set_t set;
     unsigned long mine[MASK_WORDS], all[MASK_WORDS];
     memset(mine, 0, sizeof mine);

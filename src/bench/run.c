@@ -164,10 +164,11 @@ static int make_subcomms(const mg_bench_opts *o, int rank, int p, subcomm **out,
 static int settle(MPI_Comm world, int failed) {
     int all = 0, done = 0;
     MPI_Request req;
+    const struct timespec pause = {0, 20000};
     int rc = PMPI_Iallreduce(&failed, &all, 1, MPI_INT, MPI_MAX, world, &req);
     while (rc == MPI_SUCCESS && !done) {
         rc = PMPI_Test(&req, &done, MPI_STATUS_IGNORE);
-        if (!done) nanosleep(&(struct timespec){0, 20000}, NULL);
+        if (!done) nanosleep(&pause, NULL);
     }
     return rc != MPI_SUCCESS || all;
 }

@@ -9,6 +9,8 @@
 #define MG_BUILT_FOR "openmpi"
 #elif defined(MPICH)
 #define MG_BUILT_FOR "mpich"
+#elif defined(SMPI_SAMPLE_LOCAL) /* SimGrid's SMPI: its mpi.h defines its sampling macros */
+#define MG_BUILT_FOR "smpi"
 #else
 #define MG_BUILT_FOR "unknown"
 #endif

@@ -108,6 +108,7 @@ static void versions(void) {
          MG_MPI_OPENMPI,
          {4, 1, 4}},
         {"Open MPI v5.0.0rc12, package: ...", MG_MPI_OPENMPI, {5, 0, 0}},
+        {"SMPI Version 3.32. Copyright The SimGrid Team 2007-2022", MG_MPI_SMPI, {3, 32, 0}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int f, v[3];
