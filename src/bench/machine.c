@@ -45,6 +45,7 @@ int mg_machine_probe(MPI_Comm comm, mg_machine *m) {
     m->node_cores = node_cores(node);
     PMPI_Comm_free(&node);
     m->over = m->node_ranks > m->node_cores;
+    m->simulated = mg_sim_host_cores() > 0;
     /* the node with the most ranks beyond its cores speaks for the job */
     int rank, in[2] = {m->node_ranks - m->node_cores, 0}, out[2];
     PMPI_Comm_rank(comm, &rank);

@@ -2,6 +2,7 @@
  * call through one function pointer, t1 = MPI_Wtime(). Synchronisation, stop decisions and
  * result collection happen outside it, and nothing is allocated per observation. */
 #include "harness.h"
+#include "sim.h"
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -107,10 +108,12 @@ static int loop_barrier(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs
 
 /* Waits until the synchronised clock reaches `start`; returns how late it already was (0 when
  * on time). It spins; with more ranks than cores it yields the core until the last 20
- * microseconds, so the other ranks can make progress. */
+ * microseconds, so the other ranks can make progress. A simulated rank sleeps on the simulated
+ * clock instead (sim.h: every read of it is an event of the simulation). */
 static double wait_until(const mg_harness *h, double start) {
     double now = mg_gtime(h, MPI_Wtime());
     if (now > start) return now - start;
+    if (h->machine.simulated) mg_sim_sleep(start - now);
     while (now < start) {
         if (h->yield && start - now > 20e-6) sched_yield();
         now = mg_gtime(h, MPI_Wtime());

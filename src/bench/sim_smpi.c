@@ -6,10 +6,12 @@
 #include "util/file.h"
 #include <simgrid/actor.h>
 #include <simgrid/host.h>
+#include <smpi/smpi.h> /* smpi_nanosleep */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <xbt/config.h>
 
 int mg_sim_start(void) {
@@ -20,6 +22,12 @@ int mg_sim_start(void) {
 
 int mg_sim_host_cores(void) {
     return sg_actor_self() ? sg_host_core_count(sg_host_self()) : 0;
+}
+
+void mg_sim_sleep(double seconds) {
+    if (seconds <= 0.0) return;
+    struct timespec t = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    smpi_nanosleep(&t, NULL); /* SMPI's: the simulated clock, one event */
 }
 
 static void add(char *out, size_t len, size_t *pos, const char *fmt, ...)

@@ -1,17 +1,16 @@
-/* The application of the SMPI chain test (chain.sh): MPI_Gather of 1 KiB per rank (256 MPI_INT)
- * to rank 0, repeated, each result checked. Under SMPI's Open MPI selector on 16 ranks of
- * examples/platforms/small-8x8.xml the library's binomial gather takes 3.14 us and the linear
- * MPI_Gatherv 1.72 us (a violation of "MPI_Gather <= MPI_Gatherv"), which tune repairs.
- * usage: chain_app [CALLS]; prints "chain_app: N passed, M failed". */
+/* The application of the SMPI chain test (chain.sh): MPI_Gather of N MPI_INT per rank (default
+ * 256: 1 KiB) to rank 0, repeated, each result checked. Under SMPI's Open MPI selector on 16
+ * ranks of examples/platforms/small-8x8.xml the library's binomial gather of 1 KiB takes 3.14 us
+ * and the linear MPI_Gatherv 1.72 us (a violation of "MPI_Gather <= MPI_Gatherv"), which tune
+ * repairs. usage: chain_app [CALLS [N]]; prints "chain_app: K passed, M failed". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N 256
-
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    int rank, p, calls = argc > 1 ? atoi(argv[1]) : 20, failed = 0;
+    int rank, p, calls = argc > 1 ? atoi(argv[1]) : 20, N = argc > 2 ? atoi(argv[2]) : 256;
+    int failed = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     int *mine = malloc(sizeof(int) * N), *all = malloc(sizeof(int) * N * (size_t)p);
