@@ -7,7 +7,6 @@
 #include <simgrid/actor.h>
 #include <simgrid/host.h>
 #include <smpi/smpi.h> /* smpi_nanosleep */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +27,6 @@ void mg_sim_sleep(double seconds) {
     if (seconds <= 0.0) return;
     struct timespec t = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
     smpi_nanosleep(&t, NULL); /* SMPI's: the simulated clock, one event */
-}
-
-static void add(char *out, size_t len, size_t *pos, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void add(char *out, size_t len, size_t *pos, const char *fmt, ...) {
-    if (*pos >= len) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(out + *pos, len - *pos, fmt, ap);
-    va_end(ap);
-    if (k > 0) *pos += (size_t)k;
 }
 
 /* smpirun's options that change no simulated time (bookkeeping, tracing, the deployment that
@@ -84,9 +72,14 @@ void mg_sim_header(char *out, size_t len, size_t *pos) {
         int k = snprintf(cfg + at, sizeof cfg - at, "%s%s", at ? " " : "", a);
         if (k > 0) at += (size_t)k;
     }
-    add(out, len, pos, "#@sim_platform=%s\n#@sim_selector=%s\n#@sim_cfg=%s\n", platform, selector,
-        at ? cfg : "-");
-    add(out, len, pos, "#@sim_computation=%d\n#@sim_local_work=free\n#@sim_wtime_s=%g\n",
-        sg_cfg_get_boolean("smpi/simulate-computation"), sg_cfg_get_double("smpi/wtime"));
+    if (*pos < len) {
+        int k = snprintf(out + *pos, len - *pos,
+                         "#@sim_platform=%s\n#@sim_selector=%s\n#@sim_cfg=%s\n"
+                         "#@sim_computation=%d\n#@sim_local_work=free\n#@sim_wtime_s=%g\n",
+                         platform, selector, at ? cfg : "-",
+                         sg_cfg_get_boolean("smpi/simulate-computation"),
+                         sg_cfg_get_double("smpi/wtime"));
+        if (k > 0) *pos += (size_t)k;
+    }
     free(cmd);
 }
