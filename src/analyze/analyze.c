@@ -131,7 +131,7 @@ int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
     if (o->verdict) {
         if (a.ntuned) {
             fprintf(o->verdict,
-                    "\nTuned library (profiles in %s/profiles) against the default, "
+                    "\nTuned library (LD_PRELOAD, profiles in %s/profiles) against the default, "
                     "interleaved, %d launch%s:\n",
                     outdir, a.ntuned, a.ntuned == 1 ? "" : "es");
             mg_print_tuned(&a, o->verdict);

@@ -60,4 +60,3 @@ foreach(d "smpi-reduce-ompi-count-zero|Reduce|reduce_as_allreduce"
   list(APPEND mg_smpi_defects ${name} $<TARGET_FILE:${exe}> $<TARGET_FILE:${exe}_mg> ${coll} ${alg})
 endforeach()
 mg_smpi_test(defects defects.sh ${MG_SMPI_WORK}/defects ${mg_smpi_defects})
-
