@@ -15,6 +15,7 @@
 #include "guard.h"
 #include "comm_private.h"
 #include "model/guard_rule.h"
+#include "runtime/mpi_family.h"
 #include "intercept.h"
 #include "util/diag.h"
 #include <math.h>
@@ -142,9 +143,10 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
         return 1;
     }
     /* a rank switched out of its core (preempted, or its yield taken by another process or
-     * rank) measures the scheduler: the pair is disturbed (guard_rule.h) */
+     * rank) measures the scheduler: the pair is disturbed (guard_rule.h); a simulated rank's
+     * time (SMPI) is the simulation's, whatever the host's scheduler does */
     struct rusage r0, r1;
-    int known = getrusage(RUSAGE_THREAD, &r0) == 0;
+    int known = !MG_SIMULATED_MPI && getrusage(RUSAGE_THREAD, &r0) == 0;
     double t0 = PMPI_Wtime();
     int ran = 1; /* a library algorithm that could not run leaves the default's time */
     if (act == MG_GUARD_TIME_DEFAULT) {
