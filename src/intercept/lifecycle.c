@@ -5,6 +5,7 @@
 #include "guard.h"
 #include "online.h"
 #include "runtime/mpi_defects.h"
+#include "runtime/sharing.h"
 #include "util/diag.h"
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,25 @@ static int has_profile(int coll) {
     for (uint32_t i = 0; i < mg_rt.sel.nprof; i++)
         if (mg_rt.sel.prof[i].coll == coll && mg_rt.sel.prof[i].n) return 1;
     return 0;
+}
+
+/* One copy of the globals for several ranks (sharing.h): one error, and every rank passes
+ * everything through (they all write the same values). */
+static int shared_globals(void) {
+    int n = mg_globals_shared_by();
+    if (n == 1) return 0;
+    int me = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me == 0)
+        mg_error("libmpiguide",
+                 "%d ranks share one copy of its state: SMPI copies the program per rank but "
+                 "not a shared library it links; link libmpiguide-smpi.a into the program or "
+                 "give smpirun --cfg=smpi/privatize-libs:ABSOLUTE_PATH_OF_THE_LIBRARY; passing "
+                 "everything through",
+                 n);
+    mg_rt.started = 1;
+    mg_rt.usable = 0;
+    return 1;
 }
 
 /* Online mode on every rank or on none (its first call on a communicator is collective); off
@@ -35,6 +55,7 @@ static int online_start(void) {
 }
 
 void mg_intercept_start(int argc, char **argv) {
+    if (shared_globals()) return;
     mg_startup(argc, argv);
     if (!mg_rt.usable || mg_rt.s.off) return;
     int level = MPI_THREAD_SINGLE;

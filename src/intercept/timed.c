@@ -1,15 +1,17 @@
 /* One call timed on this rank for an in-application comparison (the guard's samples, online
  * mode's pairs): the library's default or a planned algorithm, with whether this rank was
  * switched out of its core meanwhile (a preempted rank, or one whose yield another process or
- * rank took, measures the scheduler: guard_rule.h "disturbed"). */
+ * rank took, measures the scheduler: guard_rule.h "disturbed"; a simulated rank's time (SMPI) is
+ * the simulation's, whatever the host's scheduler does, so never disturbed). */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "timed.h"
+#include "runtime/mpi_family.h"
 #include <sys/resource.h>
 
 double mg_timed_call(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_t msize,
                      int *rc, int *ran, int *disturbed) {
     struct rusage r0, r1;
-    int known = getrusage(RUSAGE_THREAD, &r0) == 0;
+    int known = !MG_SIMULATED_MPI && getrusage(RUSAGE_THREAD, &r0) == 0;
     double t0 = PMPI_Wtime();
     *ran = 1;
     if (alg == coll)

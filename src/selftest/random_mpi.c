@@ -349,6 +349,11 @@ static const mg_defect *known_defect(const mg_rcase *c) {
     for (int j = 1; j < T->nfields; j++) mixed |= T->f[j].basic != T->f[0].basic;
     mg_facts_set(&f, MG_FACT_MIXED, mixed);
     mg_facts_set(&f, MG_FACT_TYPES_DIFFER, c->sides != MG_RS_SAME);
+    if (c->coll == MG_CAT_REDUCE_SCATTER) {
+        int zeros = 0;
+        for (int i = 0; i < c->p; i++) zeros |= c->counts[i] == 0;
+        mg_facts_set(&f, MG_FACT_ZERO_COUNTS, zeros);
+    }
     return mg_defect_find(&defects, defect_on, &f, NULL);
 }
 
