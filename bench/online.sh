@@ -13,6 +13,7 @@
 #          (default build/openmpi, 5, 2, "coll_times hpcc lammps")
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/apps.sh
 build=$(cd "${1:-build/openmpi}" && pwd)
 launches=${2:-5}
 np=${3:-2}
@@ -25,16 +26,7 @@ launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
 case " $apps " in *" hpcc "* | *" lammps "*)
     "$tool" --version | grep -q openmpi ||
         { echo "online.sh: hpcc and lammps need an Open MPI build (Debian's are)" >&2; exit 2; }
-    need=()
-    command -v hpcc >/dev/null || need+=(hpcc)
-    command -v lmp >/dev/null || need+=(lammps)
-    [ -f /usr/share/lammps/examples/melt/in.melt ] || need+=(lammps-examples)
-    if [ ${#need[@]} -gt 0 ]; then
-        echo "online.sh: installing ${need[*]}" >&2
-        sudo=""
-        [ "$(id -u)" -eq 0 ] || sudo=sudo
-        $sudo apt-get install -y --no-install-recommends "${need[@]}" >&2
-    fi
+    apps_install
     ;;
 esac
 
@@ -43,12 +35,6 @@ mpirun="$launcher -np $np"
 work=$(mktemp -d /tmp/online_bench.XXXXXX)
 mkdir -p "$work/bin" && "$mpicc" -O2 -o "$work/bin/coll_times" bench/coll_times.c
 echo "online.sh: work directory $work, $np ranks, $launches launches each way" >&2
-
-hpcc_input() { # HPL N=2000 on a 1 x NP grid (a few seconds per run)
-    sed -e 's/^1000         Ns/2000         Ns/' -e 's/^2            Ps/1            Ps/' \
-        -e "s/^2            Qs/$np            Qs/" /usr/share/doc/hpcc/examples/_hpccinf.txt \
-        >"$1/hpccinf.txt"
-}
 
 # run APP DIR [ENV...]: one launch in a fresh DIR; its wall-clock seconds in DIR/wall
 run() {
@@ -59,7 +45,7 @@ run() {
     case $app in
     coll_times) (cd "$dir" && timeout 900 $mpirun env "$@" "$work/bin/coll_times" >out.txt 2>&1) ;;
     hpcc)
-        hpcc_input "$dir"
+        hpcc_input "$dir" "$np"
         (cd "$dir" && timeout 900 $mpirun env "$@" hpcc >out.txt 2>&1)
         ;;
     lammps)
@@ -79,18 +65,9 @@ merit() {
         grep -q '^coll_times total .* correct' "$dir/out.txt" || echo "WRONG_RESULT 1 low"
         awk '/^coll_times total/ { print "loops_s", $3, "low" }' "$dir/out.txt"
         ;;
-    hpcc)
-        awk -F= '
-            /^HPL_Tflops=/ { print "HPL_Tflops", $2, "high" }
-            /^PTRANS_GBs=/ { print "PTRANS_GBs", $2, "high" }
-            /^MPIRandomAccess_GUPs=/ { print "MPIRandomAccess_GUPs", $2, "high" }
-            /^MPIFFT_Gflops=/ { print "MPIFFT_Gflops", $2, "high" }' "$dir/hpccoutf.txt"
-        ;;
-    lammps) awk '/^Loop time of/ { print "loop_time_s", $4, "low" }' "$dir/out.txt" ;;
+    hpcc | lammps) app_merit "$app" "$dir" ;;
     esac
 }
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 online_env=(LD_PRELOAD="$lib" MPIGUIDE_ONLINE=1)
 for app in $apps; do
@@ -123,14 +100,7 @@ echo "Whole runs, median over $launches launches each, interleaved (online inclu
 printf '%-11s %-22s %14s %14s %10s\n' application figure default online online/def
 for app in $apps; do
     w=$work/$app
-    for fig in $(cat "$w"/default-*.fom | awk '{ print $1 }' | sort -u); do
-        better=$(cat "$w"/default-*.fom | awk -v f="$fig" '$1 == f { print $3; exit }')
-        d=$(cat "$w"/default-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
-        o=$(cat "$w"/online-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
-        awk -v a=$app -v f="$fig" -v d="$d" -v o="$o" -v b="$better" 'BEGIN {
-            printf "%-11s %-22s %14.6g %14.6g %9.3f  (%s is better)\n", a, f, d, o, (d > 0 ? o / d : 0),
-                   (b == "high" ? "higher" : "lower") }'
-    done
+    fom_rows "$app" "$w" default online
 done
 grep -h WRONG "$work"/*/*.fom 2>/dev/null && echo "WRONG RESULTS: see $work"
 
