@@ -12,6 +12,7 @@
 #        bench/app_tune.sh --report WORKDIR                 (the tables of an earlier run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/apps.sh
 report_only=
 if [ "${1:-}" = --report ]; then
     report_only=$2
@@ -26,28 +27,12 @@ tool=$build/bin/mpiguide
 "$tool" --version | grep -q openmpi || { echo "app_tune.sh: $build is not an Open MPI build (Debian's hpcc and lammps are)" >&2; exit 2; }
 
 # the applications, from Debian's archive (their own packages, built against Open MPI)
-need=()
-command -v hpcc >/dev/null || need+=(hpcc)
-command -v lmp >/dev/null || need+=(lammps)
-[ -f /usr/share/lammps/examples/melt/in.melt ] || need+=(lammps-examples)
-if [ ${#need[@]} -gt 0 ]; then
-    echo "app_tune.sh: installing ${need[*]}" >&2
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get install -y --no-install-recommends "${need[@]}" >&2
-fi
+apps_install
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpirun="mpirun.openmpi -np $np"
 work=${report_only:-$(mktemp -d /tmp/app_tune.XXXXXX)}
 echo "app_tune.sh: work directory $work, $np ranks, $launches launches each way" >&2
-
-# hpcc reads ./hpccinf.txt: HPL N=2000 on a 1 x NP grid (a few seconds per run)
-hpcc_input() {
-    sed -e 's/^1000         Ns/2000         Ns/' -e 's/^2            Ps/1            Ps/' \
-        -e "s/^2            Qs/$np            Qs/" /usr/share/doc/hpcc/examples/_hpccinf.txt \
-        >"$1/hpccinf.txt"
-}
 
 # run APP DIR [ENV...]: one run of the application in a fresh directory DIR
 run() {
@@ -56,7 +41,7 @@ run() {
     rm -rf "$dir" && mkdir -p "$dir"
     case $app in
     hpcc)
-        hpcc_input "$dir"
+        hpcc_input "$dir" "$np"
         (cd "$dir" && timeout 900 $mpirun env "$@" hpcc >out.txt 2>&1)
         ;;
     lammps)
@@ -65,28 +50,6 @@ run() {
         ;;
     esac
 }
-
-# the figures of merit of one run: "name value better" lines (better: high or low)
-merit() {
-    local app=$1 dir=$2
-    case $app in
-    hpcc)
-        awk -F= '
-            /^HPL_Tflops=/ { print "HPL_Tflops", $2, "high" }
-            /^PTRANS_GBs=/ { print "PTRANS_GBs", $2, "high" }
-            /^MPIRandomAccess_GUPs=/ { print "MPIRandomAccess_GUPs", $2, "high" }
-            /^MPIFFT_Gflops=/ { print "MPIFFT_Gflops", $2, "high" }
-            /^RandomlyOrderedRingBandwidth_GBytes=/ { print "RingBandwidth_GBytes", $2, "high" }
-            /^RandomlyOrderedRingLatency_usec=/ { print "RingLatency_usec", $2, "low" }' \
-            "$dir/hpccoutf.txt"
-        ;;
-    lammps)
-        awk '/^Loop time of/ { print "loop_time_s", $4, "low" }' "$dir/out.txt"
-        ;;
-    esac
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 for app in hpcc lammps; do
     [ -z "$report_only" ] || break
@@ -105,9 +68,9 @@ for app in hpcc lammps; do
         { echo "app_tune.sh: $app: the tuned run failed ($w/covered/out.txt)" >&2; exit 1; }
     for i in $(seq 1 "$launches"); do
         echo "app_tune.sh: $app: launch $i of $launches (default, then tuned)" >&2
-        run "$app" "$w/default-$i" && merit "$app" "$w/default-$i" >"$w/default-$i.fom"
+        run "$app" "$w/default-$i" && app_merit "$app" "$w/default-$i" >"$w/default-$i.fom"
         run "$app" "$w/tuned-$i" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" &&
-            merit "$app" "$w/tuned-$i" >"$w/tuned-$i.fom"
+            app_merit "$app" "$w/tuned-$i" >"$w/tuned-$i.fom"
     done
 done
 
@@ -150,17 +113,10 @@ for app in hpcc lammps; do
 done
 echo
 echo "Figures of merit, median over $launches launches, default (no libmpiguide) and tuned, interleaved:"
-printf '%-8s %-22s %14s %14s %10s\n' application figure default tuned tuned/def
+printf '%-11s %-22s %14s %14s %10s\n' application figure default tuned tuned/def
 for app in hpcc lammps; do
     w=$work/$app
-    for fig in $(cat "$w"/default-*.fom | awk '{ print $1 }' | sort -u); do
-        better=$(cat "$w"/default-*.fom | awk -v f="$fig" '$1 == f { print $3; exit }')
-        d=$(cat "$w"/default-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
-        t=$(cat "$w"/tuned-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
-        awk -v a=$app -v f="$fig" -v d="$d" -v t="$t" -v b="$better" 'BEGIN {
-            printf "%-8s %-22s %14.6g %14.6g %9.3f  (%s is better)\n", a, f, d, t, (d > 0 ? t / d : 0),
-                   (b == "high" ? "higher" : "lower") }'
-    done
+    fom_rows "$app" "$w" default tuned
 done
 echo
 echo "Records, plans, profiles and logs: $work"

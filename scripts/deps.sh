@@ -7,10 +7,12 @@
 #   names their packages), built by the package test
 #   chromium: renders report.html headless in the browser test (JavaScript errors, charts,
 #   tables, the verdict on the first screen)
+#   libsimgrid-dev: SimGrid's SMPI (smpicc, smpirun), the third build, which runs the tool on
+#   simulated clusters of hundreds to thousands of ranks (docs/workflow.md)
 # With arguments, installs those packages instead (scripts/slurm-local.sh: slurm-wlm munge).
 set -euo pipefail
 pkgs=(gcc make cmake pkg-config gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich
-      valgrind clang procps dpkg-dev file chromium)
+      valgrind clang procps dpkg-dev file chromium libsimgrid-dev)
 [ $# -eq 0 ] || pkgs=("$@")
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs missing Debian packages, builds build/openmpi and
-# build/mpich with warnings as errors, runs every test of both trees. Exits non-zero on any
+# Runs the whole test suite: installs missing Debian packages, builds build/openmpi,
+# build/mpich and build/smpi (SimGrid's simulated MPI) with warnings as errors, runs every test
+# of the three trees. Exits non-zero on any
 # failure. Skipped tests (the label `slurm` ones where no Slurm daemons can be started) are
 # counted and listed with their reason, never as passed; MPIGUIDE_REQUIRE_SLURM=1 (set by
 # .ci/run) makes them fail instead.
@@ -11,14 +12,14 @@ scripts/deps.sh || { echo "test.sh: installing dependencies failed" >&2; exit 1;
 # skip, and say so below.
 scripts/slurm-local.sh install ||
   echo "test.sh: installing slurm-wlm and munge failed; the slurm tests will be skipped" >&2
-MPIGUIDE_WERROR=ON scripts/build.sh openmpi mpich || { echo "test.sh: build failed" >&2; exit 1; }
+MPIGUIDE_WERROR=ON scripts/build.sh openmpi mpich smpi || { echo "test.sh: build failed" >&2; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 status=0
 total_pass=0
 total_fail=0
 total_skip=0
 skipped=()
-for mpi in openmpi mpich; do
+for mpi in openmpi mpich smpi; do
   echo "=== tests: $mpi ==="
   log="build/$mpi/ctest.log"
   ctest --test-dir "build/$mpi" --output-on-failure --timeout 900 ${CTEST_ARGS:-} 2>&1 | tee "$log"

@@ -36,6 +36,12 @@ static inline int mg_chunk_regular(int64_t n, int p, int64_t c) {
     return p == 1 || n - n / (c * p) * c * p == 0;
 }
 
+/* 1 when mg_chunk_counts() leaves some rank without elements: no whole chunk per rank, and the
+ * rest, dealt out chunk by chunk, does not reach the last rank. */
+static inline int mg_chunk_zeros(int64_t n, int p, int64_t c) {
+    return n / (c * p) == 0 && n <= (int64_t)(p - 1) * c;
+}
+
 /* The largest count mg_chunk_counts() gives any rank. */
 static inline int64_t mg_chunk_max(int64_t n, int p, int64_t c) {
     int64_t q = n / (c * p) * c, rest = n - q * p;

@@ -34,6 +34,7 @@ static inline unsigned mg_red_inner_chunked(const mg_shape *s, int inplace) {
     mg_facts f;
     mg_facts_inner(s, MPIGUIDE_COLL_REDUCE_SCATTER, s->count, inplace, 0, &f);
     mg_facts_set(&f, MG_FACT_REGULAR, mg_chunk_regular(s->count, s->p, mg_chunk_elems(s->tsize)));
+    mg_facts_set(&f, MG_FACT_ZERO_COUNTS, mg_chunk_zeros(s->count, s->p, mg_chunk_elems(s->tsize)));
     return mg_defect_hit(&f) ? MPIGUIDE_DECLINE_DEFECT : 0;
 }
 

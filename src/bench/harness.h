@@ -17,6 +17,7 @@ typedef struct mg_machine {
     int any_over;                 /* some node has (the same on every rank) */
     int worst_ranks, worst_cores; /* the node with the most ranks beyond its cores */
     int busy_poll;                /* MPICH, oversubscribed: its progress engine spins */
+    int simulated;                /* SMPI: waits for a time sleep on the simulated clock */
 } mg_machine;
 
 /* Collective over comm. Returns an MPI error code. */

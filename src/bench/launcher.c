@@ -24,6 +24,9 @@ const char *mg_launcher(int *ntasks) {
         name = "mpirun";
     } else if (getenv("MPI_LOCALNRANKS") && (n = env_count("PMI_SIZE"))) {
         name = "mpiexec"; /* Hydra sets MPI_LOCALNRANKS, srun's pmi2 plugin does not */
+    } else if (getenv("SMPI_GLOBAL_SIZE")) {
+        name = "smpirun"; /* SimGrid's: one process runs every simulated rank */
+        n = env_count("SMPI_GLOBAL_SIZE");
     } else if (getenv("SLURM_STEP_ID") && (n = env_count("SLURM_STEP_NUM_TASKS"))) {
         name = "srun";
     } else if ((n = env_count("PMI_SIZE"))) {

@@ -4,7 +4,8 @@
 #define MG_LAUNCHER_H
 
 /* The launcher's name for the raw header (`#@launcher=`): "srun", "mpirun" (Open MPI),
- * "mpiexec" (MPICH's Hydra), "pmi" (another PMI launcher) or "none" (started directly). *ntasks
+ * "mpiexec" (MPICH's Hydra), "smpirun" (SimGrid's SMPI), "pmi" (another PMI launcher) or
+ * "none" (started directly). *ntasks
  * (may be NULL) receives the number of tasks it started, 0 when unknown. */
 const char *mg_launcher(int *ntasks);
 

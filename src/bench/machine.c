@@ -6,6 +6,7 @@
  * harness yields in its own waiting loops then, and the raw header says so. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "harness.h"
+#include "sim.h"
 #include <sched.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -14,8 +15,11 @@
 #define MASK_WORDS (CPU_SETSIZE / (8 * (int)sizeof(unsigned long)))
 
 /* Cores of this node that its ranks may use: the union of their affinity masks (one
- * reduction over the node), capped by the online processors. */
+ * reduction over the node), capped by the online processors; under SMPI the cores of the
+ * simulated host (the same on every rank of a node, so no reduction is skipped by some). */
 static int node_cores(MPI_Comm node) {
+    int simulated = mg_sim_host_cores(); /* SMPI: the simulated host's, not this machine's */
+    if (simulated > 0) return simulated;
     cpu_set_t set;
     unsigned long mine[MASK_WORDS], all[MASK_WORDS];
     memset(mine, 0, sizeof mine);
@@ -42,6 +46,7 @@ int mg_machine_probe(MPI_Comm comm, mg_machine *m) {
     m->node_cores = node_cores(node);
     PMPI_Comm_free(&node);
     m->over = m->node_ranks > m->node_cores;
+    m->simulated = mg_sim_host_cores() > 0;
     /* the node with the most ranks beyond its cores speaks for the job */
     int rank, in[2] = {m->node_ranks - m->node_cores, 0}, out[2];
     PMPI_Comm_rank(comm, &rank);

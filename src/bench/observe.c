@@ -2,6 +2,7 @@
  * call through one function pointer, t1 = MPI_Wtime(). Synchronisation, stop decisions and
  * result collection happen outside it, and nothing is allocated per observation. */
 #include "harness.h"
+#include "sim.h"
 #include "watchdog.h"
 #include <math.h>
 #include <sched.h>
@@ -116,7 +117,8 @@ static int loop_barrier(mg_harness *h, mg_call *c, const mg_obs_plan *pl, mg_obs
  * that long on this rank's own clock, which no model can stretch. Issue 26: a drift fitted a
  * thousand times too large made a rank wait seconds per observation and `check` hang. It spins;
  * with more ranks than cores it yields the core until the last 20 microseconds, so the other
- * ranks can make progress. *ahead: how far away the start was when it failed. */
+ * ranks can make progress. A simulated rank sleeps on the simulated clock instead (sim.h: every
+ * read of it is an event of the simulation). *ahead: how far away the start was when it failed. */
 static double wait_until(mg_harness *h, double start, double lead, double *ahead) {
     double local = MPI_Wtime(), now = mg_gtime(h, local), most = 2.0 * lead + 1e-3;
     mg_watchdog_kick(MG_WD_WAIT);
@@ -126,6 +128,7 @@ static double wait_until(mg_harness *h, double start, double lead, double *ahead
         return -1.0;
     }
     double until = local + most;
+    if (h->machine.simulated) mg_sim_sleep(start - now);
     while (now < start) {
         if (h->yield && start - now > 20e-6) sched_yield();
         double t = MPI_Wtime();

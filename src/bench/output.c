@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "launcher.h"
+#include "sim.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -97,6 +98,7 @@ int mg_bench_header(mg_harness *h, const mg_bench_opts *o, int raw, const char *
     if (m->any_over)
         add(out, outlen, &pos, "#@node_ranks=%d\n#@node_cores=%d\n#@busy_poll=%d\n", m->worst_ranks,
             m->worst_cores, m->busy_poll);
+    mg_sim_header(out, outlen, &pos); /* SMPI: what the simulated times include */
     if (extra) add(out, outlen, &pos, "%s", extra);
     return MPI_SUCCESS;
 }

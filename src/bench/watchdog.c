@@ -7,6 +7,7 @@
  * MG_EXIT_WATCHDOG and ends the job. */
 #define _POSIX_C_SOURCE 200809L
 #include "watchdog.h"
+#include "sim.h"
 #include "util/diag.h"
 #include <errno.h>
 #include <mpi.h>
@@ -133,6 +134,10 @@ static void *watch(void *unused) {
 }
 
 int mg_watchdog_start(double seconds, int rank, const char *tool) {
+    /* Simulated ranks (SMPI) share one process and one thread, each with its own copy of these
+     * globals mapped in while it runs: a thread beside them would read whichever copy is
+     * mapped. The simulation cannot hang unseen either: SimGrid ends a deadlocked run itself. */
+    if (mg_sim_host_cores() > 0) return 0;
     if (wd.running || !(seconds > 0)) return 0;
     pthread_condattr_t ca;
     if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||

@@ -105,5 +105,6 @@ const char *mg_opclass_name(int opclass) {
 const char *mg_library_kind(const char *version) {
     if (strstr(version, "Open MPI")) return "openmpi";
     if (strstr(version, "MPICH")) return "mpich";
+    if (!strncmp(version, "SMPI", 4)) return "smpi"; /* "SMPI Version 3.32. Copyright ..." */
     return "unknown";
 }

@@ -147,8 +147,8 @@ int mg_op_known(const char *name);
 /* 1 when MPI allows op on the datatype (MPI-3.1 section 5.9.2). */
 int mg_op_allowed(const char *op, const char *type);
 
-/* Classifies a MPI_Get_library_version string: "openmpi", "mpich" or "unknown" (the library's
- * check of the running MPI, and `plan --from` with a record of another MPI). */
+/* Classifies a MPI_Get_library_version string: "openmpi", "mpich", "smpi" or "unknown" (the
+ * library's check of the running MPI, and `plan --from` with a record of another MPI). */
 const char *mg_library_kind(const char *version);
 
 /* ---- op classes: what a measurement with one op says about calls with another ----

@@ -1,5 +1,6 @@
 /* `mpiguide compare OUTDIR_A OUTDIR_B` (no MPI): two libraries or machines side by side per
- * (collective, size), with their quality scores and the agreement of their profiles. */
+ * (collective, size), with their quality scores and the agreement of their profiles; one side
+ * may be profiles alone (what online mode learned). */
 #include "report/report.h"
 #include "cli.h"
 #include "measure_plan.h"
@@ -15,6 +16,9 @@
     "agree: same choice, different choice, only in one, their Jaccard index, and for\n"            \
     "each disagreement why each side chose what it did (kept, rejected by validation, no\n"        \
     "candidate in the check, with the figures).\n"                                                 \
+    "Either side may be a directory of profiles alone (what MPIGUIDE_PROFILES_OUT wrote:\n"        \
+    "online mode's decisions): its entries are compared at the sizes the other side\n"             \
+    "measured and the sizes online mode decided at, with online mode's figures as why.\n"          \
     "  -t N, --alpha A, --min-gain G, --correction C   as for analyze\n"                           \
     "  -s               CSV instead of aligned tables\n"                                           \
     "  --exit-code      exit 3 when either side has pattern violations\n"

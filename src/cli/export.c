@@ -6,13 +6,13 @@
  * writes its own MPI's format. docs/library-algorithms.md. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "export_mpit.h"
 #include "catalog/catalog.h"
 #include "export/tuning_files.h"
 #include "libalg/libalg.h"
 #include "profile/profile.h"
 #include "util/diag.h"
 #include "util/file.h"
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,29 +36,6 @@ static int usage(FILE *f, int rc) {
             "Entries that select mock-ups are listed as not expressible. Exit 0, 1 when FILE\n"
             "cannot be written, 2 for a usage error or an invalid profile.\n");
     return rc;
-}
-
-/* An Open MPI parameter of an algorithm (its segment size, fan-out) as this process sees it:
- * the value mpiguide measured the algorithm with. */
-static int ompi_param(int coll, const char *suffix) {
-    char name[160];
-    int idx, count = 0, v[4] = {0};
-    MPI_T_cvar_handle h;
-    snprintf(name, sizeof name, "coll_tuned_%s_algorithm_%s", mg_coll_short(coll), suffix);
-    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS ||
-        MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) != MPI_SUCCESS)
-        return 0;
-    if (count != 1 || MPI_T_cvar_read(h, v) != MPI_SUCCESS) v[0] = 0;
-    MPI_T_cvar_handle_free(&h);
-    return v[0];
-}
-
-/* The bytes of the MPI library this program runs with (for MPICH's built-in selection). */
-static char *library_bytes(size_t *n, char *path, size_t plen) {
-    Dl_info info;
-    if (!dladdr((void *)&PMPI_T_init_thread, &info) || !info.dli_fname) return NULL;
-    snprintf(path, plen, "%s", info.dli_fname);
-    return mg_file_read(path, (size_t)1 << 30, n);
 }
 
 typedef struct xset {
@@ -135,8 +112,9 @@ static int collect(const mg_profile *p, int ompi, const char *bytes, size_t nbyt
         o->value = value;
         const char *it = strstr(name, "_lib_") + 5;
         if (ompi) {
-            o->segsize = ompi_param(p->coll, "segmentsize");
-            o->fanout = ompi_param(p->coll, strstr(it, "chain") ? "chain_fanout" : "tree_fanout");
+            o->segsize = mg_export_ompi_param(p->coll, "segmentsize");
+            o->fanout =
+                mg_export_ompi_param(p->coll, strstr(it, "chain") ? "chain_fanout" : "tree_fanout");
         } else {
             mg_export_mpich_container(p->coll, it, bytes, nbytes, o->container,
                                       sizeof o->container);
@@ -203,7 +181,7 @@ int mg_cmd_export(int argc, char **argv) {
     }
     char libpath[4096] = "";
     size_t nbytes = 0, blen = 0, boff = 0;
-    char *bytes = ompi ? NULL : library_bytes(&nbytes, libpath, sizeof libpath);
+    char *bytes = ompi ? NULL : mg_export_library_bytes(&nbytes, libpath, sizeof libpath);
     char *basetext = NULL;
     if (!ompi && base) {
         basetext = mg_file_read(base, MG_TEXT_FILE_MAX, &blen);

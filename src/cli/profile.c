@@ -42,6 +42,17 @@ static void show(const mg_profile *p, const char *file) {
     if (!vcoll || !p->nranges)
         printf("  %-28s -> default (the library's own %s)\n",
                p->nranges ? "other sizes" : "every size", mg_coll_name(p->coll));
+    /* what online mode learned (MPIGUIDE_PROFILES_OUT): per bucket, where it was decided */
+    for (int i = 0; i < p->nonline; i++) {
+        const mg_ponline *o = &p->online[i];
+        printf("  learned online at %lld bytes: %s (%llu calls, %llu timed, %d candidates, "
+               "cost %.3g s",
+               (long long)o->msize, o->alg, (unsigned long long)o->calls,
+               (unsigned long long)o->explored, o->candidates, o->cost_s);
+        if (strcmp(o->alg, "default"))
+            printf(", speed-up %.3g, 95%% interval %.3g-%.3g", o->speedup, o->ci_lo, o->ci_hi);
+        printf(")\n");
+    }
     /* the sizes a decision was measured for: adjacent ranges joined */
     if (!vcoll && p->nranges) {
         printf("  covered:");
@@ -105,8 +116,9 @@ static int usage(FILE *f, int rc) {
     fprintf(f, "usage: mpiguide profile check [--record RECORD] FILE|DIR...\n"
                "Validates performance profiles (the format of docs/interception.md) without MPI,\n"
                "as libmpiguide loads them with MPIGUIDE_PROFILES, and prints the algorithm each\n"
-               "message-size range selects and the intervals the ranges cover (calls there run\n"
-               "a measured decision). A directory means every regular file in it.\n"
+               "message-size range selects, what online mode learned (`#@online=` lines of\n"
+               "MPIGUIDE_PROFILES_OUT) and the intervals the ranges cover (calls there run a\n"
+               "measured decision). A directory means every regular file in it.\n"
                "--record RECORD (an MPIGUIDE_RECORD file): also lists, per profile, each size\n"
                "the record has calls at and whether a measurement covers it (measured, inside\n"
                "a range but not measured, or in no range: the default runs).\n"

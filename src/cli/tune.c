@@ -247,13 +247,21 @@ static int copy_file(const char *from, const char *to) {
 static int validate_line(const tune_opts *o, const char *self, const char *lib,
                          const mg_input_line *l, int k, const char *stem) {
     char cmd[16384], arg[4400];
-    snprintf(cmd, sizeof cmd, "%s env", o->launcher);
-    snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
-    add_quoted(cmd, sizeof cmd, arg);
+    /* The ranks' variables go through `env` between the launcher and the program. smpirun
+     * (SMPI) takes its first word as the program and runs every rank in its own process, so
+     * there they go before it; and the SMPI tool holds the library itself (cmake/smpi.cmake),
+     * nothing is preloaded. */
+    int smpi = !strcmp(MG_BUILT_MPI, "smpi");
+    snprintf(cmd, sizeof cmd, "%s env", smpi ? "" : o->launcher);
+    if (!smpi) {
+        snprintf(arg, sizeof arg, "LD_PRELOAD=%s", lib);
+        add_quoted(cmd, sizeof cmd, arg);
+    }
     snprintf(arg, sizeof arg, "MPIGUIDE_PROFILES=%s/profiles", o->r.outdir);
     add_quoted(cmd, sizeof cmd, arg);
     /* the profile itself is on trial, without the guard's samples of the default */
     add_quoted(cmd, sizeof cmd, "MPIGUIDE_GUARD=0");
+    if (smpi) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", o->launcher);
     add_quoted(cmd, sizeof cmd, self);
     add_quoted(cmd, sizeof cmd, "bench");
     for (int i = 0; i < l->argc; i++) add_quoted(cmd, sizeof cmd, l->argv[i]);

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 /* MPI families a defect can name (the kinds of runtime/mpi_family.c). */
-enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH };
+enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH, MG_MPI_SMPI };
 
 /* The facts a condition can test, all integers (docs/dev/interfaces.md section 14): p, pow2 (p is
  * a power of two), root (0 when not rooted), count and bytes (the count and message size of
@@ -22,7 +22,8 @@ enum mg_mpi_family { MG_MPI_UNKNOWN, MG_MPI_OPENMPI, MG_MPI_MPICH };
  * combines different basic types, like a struct {char, double}), types_differ (ranks or sides
  * describe the data with different datatypes of matching signatures), vector_bytes (the bytes a
  * reduction combines: p times bytes for Reduce_scatter_block, bytes otherwise), total_bytes (p
- * times bytes: the data of all ranks together). */
+ * times bytes: the data of all ranks together), zero_counts (some recvcount of a Reduce_scatter is
+ * 0; 0 for the other collectives). */
 enum mg_fact {
     MG_FACT_P,
     MG_FACT_POW2,
@@ -43,6 +44,7 @@ enum mg_fact {
     MG_FACT_TYPES_DIFFER,
     MG_FACT_VECTOR_BYTES,
     MG_FACT_TOTAL_BYTES,
+    MG_FACT_ZERO_COUNTS,
     MG_NFACTS
 };
 
@@ -78,7 +80,8 @@ static inline void mg_facts_set(mg_facts *f, int fact, int64_t v) {
 
 /* The facts every evaluator knows, at once (inplace < 0: possible but unknown, `maybe`); op and
  * type are codes (mg_op_code, mg_type_code), and fix unsigned. mixed and types_differ stay
- * unset. */
+ * unset; so does zero_counts of a Reduce_scatter with unequal counts (who has the counts sets
+ * it). */
 void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_t bytes,
                    int64_t extent, int64_t true_lb, int64_t true_extent, int commutative,
                    int predefined_op, int inplace, int regular, int op, int type);
@@ -133,8 +136,8 @@ void mg_defects_free(mg_defect_table *t);
 extern const char mg_defects_known_text[];
 
 /* The family and version of an MPI_Get_library_version string ("MPICH Version: 4.0.2 ...",
- * "Open MPI v4.1.4, ..."); missing version parts are 0. Returns 0, or -1 when either is not
- * recognised. */
+ * "Open MPI v4.1.4, ...", "SMPI Version 3.32. ..."); missing version parts are 0. Returns 0, or -1
+ * when either is not recognised. */
 int mg_mpi_version_parse(const char *s, int *family, int version[3]);
 const char *mg_mpi_family_name(int family);
 /* 1 when the entry names this family and the version lies in its range. */

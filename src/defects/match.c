@@ -9,7 +9,10 @@
 #include <string.h>
 
 const char *mg_mpi_family_name(int family) {
-    return family == MG_MPI_OPENMPI ? "openmpi" : family == MG_MPI_MPICH ? "mpich" : "unknown";
+    return family == MG_MPI_OPENMPI ? "openmpi"
+           : family == MG_MPI_MPICH ? "mpich"
+           : family == MG_MPI_SMPI  ? "smpi"
+                                    : "unknown";
 }
 
 /* Up to three dot-separated numbers at s. */
@@ -38,6 +41,10 @@ int mg_mpi_version_parse(const char *s, int *family, int version[3]) {
         at += 14;
         while (*at == ' ' || *at == '\t') at++;
         return read_version(at, version);
+    }
+    if (!strncmp(s, "SMPI Version ", 13)) { /* SimGrid's; its version is SimGrid's */
+        *family = MG_MPI_SMPI;
+        return read_version(s + 13, version);
     }
     return -1;
 }
@@ -79,6 +86,11 @@ void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_
     /* Reduce_scatter_block's count is one block; the vector it reduces holds p */
     mg_facts_set(f, MG_FACT_VECTOR_BYTES, coll == MG_CAT_REDUCE_SCATTER_BLOCK ? p * bytes : bytes);
     mg_facts_set(f, MG_FACT_TOTAL_BYTES, p * bytes);
+    /* equal counts are all zero or none; unequal ones only whoever has them can tell */
+    if (coll != MG_CAT_REDUCE_SCATTER)
+        mg_facts_set(f, MG_FACT_ZERO_COUNTS, 0);
+    else if (regular)
+        mg_facts_set(f, MG_FACT_ZERO_COUNTS, count == 0);
     mg_facts_set(f, MG_FACT_EXTENT, extent);
     mg_facts_set(f, MG_FACT_TRUE_LB, true_lb);
     mg_facts_set(f, MG_FACT_TRUE_EXTENT, true_extent);

@@ -15,7 +15,7 @@ static const char *const fact_names[MG_NFACTS] = {
     "p",       "pow2",         "root",         "count",       "bytes",
     "extent",  "true_lb",      "true_extent",  "commutative", "predefined_op",
     "inplace", "regular",      "op",           "type",        "unsigned",
-    "mixed",   "types_differ", "vector_bytes", "total_bytes"};
+    "mixed",   "types_differ", "vector_bytes", "total_bytes", "zero_counts"};
 
 const char *mg_fact_name(int fact) {
     return fact >= 0 && fact < MG_NFACTS ? fact_names[fact] : "?";
@@ -202,9 +202,10 @@ static int apply_key(parser *ps, entry *e, int key, char *v) {
         if (n != 3) return problem(ps, ps->line, "mpi: expected `FAMILY FIRST LAST`");
         d->family = !strcmp(w[0], "openmpi") ? MG_MPI_OPENMPI
                     : !strcmp(w[0], "mpich") ? MG_MPI_MPICH
+                    : !strcmp(w[0], "smpi")  ? MG_MPI_SMPI
                                              : MG_MPI_UNKNOWN;
         if (d->family == MG_MPI_UNKNOWN)
-            return problem(ps, ps->line, "mpi: unknown family `%s` (openmpi, mpich)", w[0]);
+            return problem(ps, ps->line, "mpi: unknown family `%s` (openmpi, mpich, smpi)", w[0]);
         if (parse_version(w[1], d->first, 0) || parse_version(w[2], d->last, MG_VERSION_ANY))
             return problem(ps, ps->line, "mpi: versions are `X[.Y[.Z]]` or `-`");
         return 0;

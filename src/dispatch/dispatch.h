@@ -15,12 +15,18 @@ int mg_dispatch_kind(int alg);
 int mg_dispatch_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined, int *err);
 /* Runs a row (a default or a mock-up) that was planned: the call's result. */
 int mg_dispatch_run_row(const mg_alg *A, const mg_args *a, const mg_shape *s);
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+/* Test builds: mg_libalg_run after MPIGUIDE_TEST_SLOW_ALG's delay (interfaces.md section 2). */
+int mg_dispatch_run_lib(int alg, const mg_args *a, int *rc);
+#else
+#define mg_dispatch_run_lib mg_libalg_run
+#endif
 /* Runs a planned algorithm: 1 with its result in *rc; for a library algorithm 0 when it could
  * not be set up on the communicator and 2 when the ranks' datatypes differ where it needs them
  * equal (all ranks agree; nothing ran). Inline: every call that runs a mock-up comes here. */
 static inline int mg_dispatch_run(int alg, const mg_args *a, const mg_shape *s, int *rc) {
     const mg_alg *A = mg_alg_get(alg);
-    if (!A) return mg_libalg_run(alg, a, rc);
+    if (!A) return mg_dispatch_run_lib(alg, a, rc);
     *rc = mg_dispatch_run_row(A, a, s);
     return 1;
 }

@@ -112,3 +112,32 @@ void *mg_private_next(const mg_private_kind *k, const void *state) {
     mg_private_hdr *h = state ? hdr_of(state)->next : k->live;
     return h ? state_of(h) : NULL;
 }
+
+int mg_private_allmax(const mg_private_kind *k, int n, void (*fill)(void *state, int64_t *v),
+                      void (*take)(void *state, const int64_t *v)) {
+    int count = 0;
+    for (void *s = mg_private_next(k, NULL); s; s = mg_private_next(k, s)) count++;
+    size_t m = (size_t)(count ? count : 1);
+    MPI_Request *rq = calloc(m, sizeof *rq);
+    int64_t *buf = calloc(m * (size_t)n, sizeof *buf);
+    char *posted = calloc(m, 1);
+    int rc = rq && buf && posted ? 0 : -1;
+    int i = 0;
+    for (void *s = mg_private_next(k, NULL); s && !rc; s = mg_private_next(k, s), i++) {
+        fill(s, buf + (size_t)i * (size_t)n);
+        posted[i] = PMPI_Iallreduce(MPI_IN_PLACE, buf + (size_t)i * (size_t)n, n, MPI_INT64_T,
+                                    MPI_MAX, mg_private_comm(s), &rq[i]) == MPI_SUCCESS;
+        if (!posted[i]) rq[i] = MPI_REQUEST_NULL;
+    }
+    for (int j = 0; j < i; j++) { /* (MPICH's MPI_STATUSES_IGNORE upsets GCC's access checks) */
+        MPI_Status st;
+        PMPI_Wait(&rq[j], &st);
+    }
+    i = 0;
+    for (void *s = mg_private_next(k, NULL); s && !rc; s = mg_private_next(k, s), i++)
+        if (posted[i]) take(s, buf + (size_t)i * (size_t)n);
+    free(rq);
+    free(buf);
+    free(posted);
+    return rc;
+}

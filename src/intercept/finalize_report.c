@@ -1,9 +1,10 @@
 /* The report written at MPI_Finalize (MPIGUIDE_REPORT, docs/dev/interfaces.md section 4): the
  * `#@pgmpi alg` lines of alg_seen.c's table, `#@pgmpi config` lines, the `#@mpiguide calls`
- * counters, then the guard's and the record's lines. Counts are rank 0's own calls, except the
- * verification counters, which are summed over all ranks. */
+ * counters, then the guard's, online mode's and the record's lines. Counts are rank 0's own calls,
+ * except the verification counters, which are summed over all ranks. */
 #include "guard.h"
 #include "intercept.h"
+#include "online.h"
 #include "runtime/comm_scratch.h"
 #include "util/diag.h"
 #include <errno.h>
@@ -78,6 +79,7 @@ void mg_report_write(void) {
 #endif
     }
     mg_guard_report(f);
+    mg_online_report(f);
     mg_record_report(f);
     if (f != stderr)
         fclose(f);

@@ -1,12 +1,14 @@
 /* The general path of an intercepted call (the inline fast half is intercept.h's mg_decide):
  * communicator size and rank from the cache, the message size of docs/dev/interfaces.md section
  * 1, the forced algorithm or the profile's range, then the dispatcher's plan and the algorithm
- * (through the guard or MPIGUIDE_VERIFY), a repair, or the default, each counted. Every input is
+ * (through the guard or MPIGUIDE_VERIFY), a repair, or the default, each counted; where the
+ * default is due, online mode (online.c) may race the call. Every input is
  * identical on all ranks of the communicator. */
 #include "intercept.h"
 #include "runtime/mpi_defects.h"
 #include "runtime/scratch.h"
 #include "guard.h"
+#include "online.h"
 #include "util/diag.h"
 #include <stdlib.h>
 
@@ -183,6 +185,8 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     }
     int alg = mg_pick(coll, p, msize, ci->esize, a->op, e, &ci->sel);
     if (alg == coll) {
+        int online = mg_online_on && mg_rt.s.forced[coll] < 0 ? mg_online_call(coll, a, ci, rc) : 0;
+        if (online) return online > 0; /* ran, or the default is due as it is */
         if (mg_intercept_repair(coll, a, msize, rc)) return 1;
         seen(coll, msize, coll);
         return 0;

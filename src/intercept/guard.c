@@ -11,17 +11,16 @@
  * guard_rule's counter compare. The finalize footer reports per entry the speed-up with its 95 %
  * interval, the windows and the disturbed ones, its state, and for entries switched off whether
  * all ranks agree on the call. */
-#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "guard.h"
 #include "comm_private.h"
 #include "model/guard_rule.h"
 #include "intercept.h"
+#include "timed.h"
 #include "util/diag.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #define SLOTS 32 /* guarded (collective, size) per communicator; more run unguarded */
 _Static_assert((SLOTS & (SLOTS - 1)) == 0, "SLOTS is a power of two");
@@ -141,26 +140,10 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
         *rc = mg_run_default(s->coll, a);
         return 1;
     }
-    /* a rank switched out of its core (preempted, or its yield taken by another process or
-     * rank) measures the scheduler: the pair is disturbed (guard_rule.h) */
-    struct rusage r0, r1;
-    int known = getrusage(RUSAGE_THREAD, &r0) == 0;
-    double t0 = PMPI_Wtime();
-    int ran = 1; /* a library algorithm that could not run leaves the default's time */
-    if (act == MG_GUARD_TIME_DEFAULT) {
-        *rc = mg_run_default(s->coll, a);
-    } else {
-        *rc = mg_rt.s.verify ? mg_verify_run(alg, a, sh, msize, &ran)
-                             : mg_dispatch_complete(alg, a, sh, &ran);
-    }
-    double t = PMPI_Wtime() - t0;
-    int disturbed = known && getrusage(RUSAGE_THREAD, &r1) == 0 && r1.ru_nivcsw != r0.ru_nivcsw;
-    int lib = alg >= mg_nalgs;
-    mg_count(s->coll, act == MG_GUARD_TIME_DEFAULT ? MG_N_GUARD
-                      : !lib                       ? MG_N_MOCKUP
-                      : ran == 1                   ? MG_N_LIBRARY
-                      : ran == 2                   ? MG_N_FB_ARGS
-                                                   : MG_N_FB_LIBRARY);
+    int ran, disturbed;
+    double t = mg_timed_call(s->coll, act == MG_GUARD_TIME_DEFAULT ? s->coll : alg, a, sh, msize,
+                             rc, &ran, &disturbed);
+    if (act == MG_GUARD_TIME_DEFAULT) mg_count(s->coll, MG_N_GUARD);
     /* every rank knows whether the library algorithm ran (its setup is agreed): a sample that
      * ran the default instead is not timed */
     if (mg_guard_record(&s->e, act, ran == 1 ? t : -1.0, disturbed)) checkpoint(g, s);
@@ -191,48 +174,28 @@ int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_
     return sampled(g, s, act, alg, a, sh, msize, rc);
 }
 
+/* The largest and smallest call each rank switched an entry off at (-1: not off). */
+static void agree_fill(void *state, int64_t *v) {
+    const gcomm *g = state;
+    for (int k = 0; k < SLOTS; k++) {
+        int64_t at = g->slot[k].key && g->slot[k].e.state == MG_GUARD_OFF
+                         ? (int64_t)g->slot[k].e.off_at
+                         : -1;
+        v[2 * k] = at;
+        v[2 * k + 1] = -at;
+    }
+}
+
+static void agree_take(void *state, const int64_t *v) {
+    gcomm *g = state;
+    for (int k = 0; k < SLOTS; k++) {
+        g->slot[k].agree[0] = v[2 * k];
+        g->slot[k].agree[1] = -v[2 * k + 1];
+    }
+}
+
 void mg_guard_agree(void) {
-    if (!started) return;
-    /* per communicator one nonblocking reduction, so communicators that ranks list in other
-     * orders cannot deadlock: the largest and smallest call each rank switched an entry off at */
-    int n = 0;
-    for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g)) n++;
-    MPI_Request *rq = calloc((size_t)(n ? n : 1), sizeof *rq);
-    int64_t(*buf)[2 * SLOTS] = calloc((size_t)(n ? n : 1), sizeof *buf);
-    char *posted = calloc((size_t)(n ? n : 1), 1);
-    if (!rq || !buf || !posted) {
-        free(rq);
-        free(buf);
-        free(posted);
-        return;
-    }
-    int i = 0;
-    for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g), i++) {
-        for (int k = 0; k < SLOTS; k++) {
-            int64_t at = g->slot[k].key && g->slot[k].e.state == MG_GUARD_OFF
-                             ? (int64_t)g->slot[k].e.off_at
-                             : -1;
-            buf[i][2 * k] = at;
-            buf[i][2 * k + 1] = -at;
-        }
-        posted[i] = PMPI_Iallreduce(MPI_IN_PLACE, buf[i], 2 * SLOTS, MPI_INT64_T, MPI_MAX,
-                                    mg_private_comm(g), &rq[i]) == MPI_SUCCESS;
-        if (!posted[i]) rq[i] = MPI_REQUEST_NULL;
-    }
-    for (int k = 0; k < n; k++) { /* (MPICH's MPI_STATUSES_IGNORE upsets GCC's access checks) */
-        MPI_Status st;
-        PMPI_Wait(&rq[k], &st);
-    }
-    i = 0;
-    for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g), i++)
-        for (int k = 0; k < SLOTS; k++)
-            if (posted[i]) {
-                g->slot[k].agree[0] = buf[i][2 * k];
-                g->slot[k].agree[1] = -buf[i][2 * k + 1];
-            }
-    free(rq);
-    free(buf);
-    free(posted);
+    if (started) mg_private_allmax(&kind, 2 * SLOTS, agree_fill, agree_take);
 }
 
 static void report_slot(FILE *f, const gslot *s) {

@@ -32,8 +32,12 @@ void mg_types_start(void) {
     if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &old) != MPI_SUCCESS) return;
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) add_type(types[i]);
-    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, old);
-    PMPI_Errhandler_free(&old);
+    /* SMPI 3.32 answers MPI_ERRHANDLER_NULL for world's handler on every rank but the first
+     * to set one (its per-rank table starts empty) and refuses NULL back: the standard's
+     * default stands in there, and a handle we did not get is not freed. */
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD,
+                             old != MPI_ERRHANDLER_NULL ? old : MPI_ERRORS_ARE_FATAL);
+    if (old != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&old);
     /* the predefined ops, in the order of the catalog's names (their classes come from there) */
     static const MPI_Op ops[] = {
 #define MG_OPDEF(N, ...) N,

@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "algid/algid.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,19 +72,26 @@ static int parse_real(const char *s, double lo, double hi, double *v) {
     return 0;
 }
 
-/* `#@validated=MSIZE ALG speedup=S min_speedup=M launches=N p=P`: every key once, nothing
- * else. The algorithm is checked against the ranges once they are known (finish). */
-static int validated(parser *ps, char *val) {
-    mg_profile *o = ps->out;
-    char *tok[8], b[48];
+/* Splits s at white space into at most max tokens (more: returns max + 1). */
+static int tokens(char *s, char **tok, int max) {
     int n = 0;
-    for (char *s = val; *s && n < 8;) {
+    while (*s) {
         while (isspace((unsigned char)*s)) s++;
         if (!*s) break;
+        if (n == max) return max + 1;
         tok[n++] = s;
         while (*s && !isspace((unsigned char)*s)) s++;
         if (*s) *s++ = 0;
     }
+    return n;
+}
+
+/* `#@validated=MSIZE ALG speedup=S min_speedup=M launches=N p=P`: every key once, nothing
+ * else. The algorithm is checked against the ranges once they are known (finish). */
+static int validated(parser *ps, char *val) {
+    mg_profile *o = ps->out;
+    char *tok[6], b[48];
+    int n = tokens(val, tok, 6);
     mg_pvalid v = {.line = ps->line};
     if (n != 6 || parse_int(tok[0], INT64_MAX, &v.msize) || strlen(tok[1]) >= sizeof v.alg)
         return fail(ps, ps->line,
@@ -147,6 +155,82 @@ static int measured(parser *ps, const char *val) {
     return 0;
 }
 
+/* `#@online=MSIZE ALG calls=N explored=E cost_s=C candidates=K [speedup=S ci95=LO..HI]`: every
+ * key once, speedup and ci95 exactly when ALG is not `default`. The algorithm is checked against
+ * the ranges once they are known (finish). */
+static int online(parser *ps, char *val) {
+    mg_profile *o = ps->out;
+    char *tok[9], b[48];
+    int n = tokens(val, tok, 8);
+    mg_ponline v = {.line = ps->line, .speedup = NAN, .ci_lo = NAN, .ci_hi = NAN};
+    if (n < 6 || n > 8 || parse_int(tok[0], INT64_MAX, &v.msize) || strlen(tok[1]) >= sizeof v.alg)
+        return fail(ps, ps->line,
+                    "#@online: expected `MSIZE ALG calls=N explored=E cost_s=C candidates=K "
+                    "[speedup=S ci95=LO..HI]`");
+    snprintf(v.alg, sizeof v.alg, "%s", tok[1]);
+    static const char *const keys[6] = {"calls",      "explored", "cost_s",
+                                        "candidates", "speedup",  "ci95"};
+    int seen = 0;
+    for (int i = 2; i < n; i++) {
+        char *eq = strchr(tok[i], '='), *dots;
+        int k = -1;
+        for (int j = 0; eq && j < 6; j++)
+            if ((size_t)(eq - tok[i]) == strlen(keys[j]) &&
+                !strncmp(tok[i], keys[j], strlen(keys[j])))
+                k = j;
+        if (k < 0 || (seen & (1 << k)))
+            return fail(ps, ps->line, "#@online: unknown or repeated `%s`", shown(tok[i], b, 48));
+        seen |= 1 << k;
+        int64_t l = 0;
+        int bad;
+        switch (k) {
+        case 0:
+        case 1:
+        case 3:
+            bad = parse_int(eq + 1, INT64_MAX, &l) || (k == 0 && l < 1) ||
+                  (k == 3 && l > MG_PROFILE_MAX_ALGS);
+            if (k == 0) v.calls = (uint64_t)l;
+            if (k == 1) v.explored = (uint64_t)l;
+            if (k == 3) v.candidates = (int)l;
+            break;
+        case 2:
+            bad = parse_real(eq + 1, -1e300, 1e300, &v.cost_s); /* gains count: it may be < 0 */
+            break;
+        case 4:
+            bad = parse_real(eq + 1, 1e-300, 1e300, &v.speedup);
+            break;
+        default:
+            dots = strstr(eq + 1, "..");
+            bad = !dots;
+            if (!bad) {
+                *dots = 0;
+                bad = parse_real(eq + 1, 1e-300, 1e300, &v.ci_lo) ||
+                      parse_real(dots + 2, 1e-300, 1e300, &v.ci_hi) || v.ci_lo > v.ci_hi;
+                *dots = '.';
+            }
+            break;
+        }
+        if (bad) return fail(ps, ps->line, "#@online: bad value in `%s`", shown(tok[i], b, 48));
+    }
+    int winner = strcmp(v.alg, "default") != 0;
+    if ((seen & 15) != 15 || ((seen >> 4) != (winner ? 3 : 0)))
+        return fail(ps, ps->line,
+                    winner ? "#@online: calls, explored, cost_s, candidates, speedup and ci95 "
+                             "are required for a winner"
+                           : "#@online: calls, explored, cost_s and candidates are required, "
+                             "speedup and ci95 only for a winner");
+    if (v.explored > v.calls)
+        return fail(ps, ps->line, "#@online: explored=%llu exceeds calls=%llu",
+                    (unsigned long long)v.explored, (unsigned long long)v.calls);
+    if (o->nonline >= MG_PROFILE_MAX_RANGES)
+        return fail(ps, ps->line, "#@online: more than %d lines", MG_PROFILE_MAX_RANGES);
+    mg_ponline *nv = realloc(o->online, (size_t)(o->nonline + 1) * sizeof *nv);
+    if (!nv) return fail(ps, ps->line, "out of memory");
+    o->online = nv;
+    o->online[o->nonline++] = v;
+    return 0;
+}
+
 /* `#@key=value` provenance lines; unknown keys are kept for future writers and ignored. */
 static int provenance(parser *ps, char *s) {
     char *eq = strchr(s, '=');
@@ -173,6 +257,7 @@ static int provenance(parser *ps, char *s) {
     }
     if (!strcmp(key, "validated")) return validated(ps, val);
     if (!strcmp(key, "measured")) return measured(ps, val);
+    if (!strcmp(key, "online")) return online(ps, val);
     int *num = !strcmp(key, "nodes") ? &o->nodes : !strcmp(key, "ppn") ? &o->ppn : NULL;
     if (num) {
         int64_t v;
@@ -361,6 +446,19 @@ static int finish(parser *ps) {
                         sel < 0 ? "the default" : mg_alg_name(sel), (long long)v->msize,
                         mg_alg_name(alg));
     }
+    /* and so must an online record */
+    for (int i = 0; i < o->nonline; i++) {
+        const mg_ponline *v = &o->online[i];
+        char b[48];
+        int alg = mg_alg_lookup(o->coll, v->alg), sel = mg_profile_select_linear(o, v->msize);
+        if (alg < 0)
+            return fail(ps, v->line, "#@online: unknown algorithm `%s` for %s",
+                        shown(v->alg, b, 48), coll_name(ps));
+        if (sel != alg)
+            return fail(ps, v->line, "#@online: the profile selects %s at %lld, not %s",
+                        sel < 0 ? "nothing (the default)" : mg_alg_name(sel), (long long)v->msize,
+                        mg_alg_name(alg));
+    }
     return 0;
 }
 
@@ -422,6 +520,9 @@ void mg_profile_free(mg_profile *p) {
     free(p->measured);
     p->measured = NULL;
     p->nmeasured = 0;
+    free(p->online);
+    p->online = NULL;
+    p->nonline = 0;
     p->ranges = NULL;
     p->nranges = 0;
     p->valid = NULL;

@@ -32,6 +32,22 @@ typedef struct mg_pvalid {
     int line;
 } mg_pvalid;
 
+/* A `#@online=MSIZE ALG calls=N explored=E cost_s=C candidates=K [speedup=S ci95=LO..HI]` line:
+ * online mode (MPIGUIDE_ONLINE) raced K candidates in the application's calls of the size bucket
+ * holding MSIZE (the size it saw most), N calls, E of them timed, C seconds exploring cost
+ * against the default (negative when the candidates' gains outweighed), and
+ * decided for ALG: a winner with its speed-up and 95 % interval, or `default` (no speed-up)
+ * (docs/dev/interfaces.md section 8). */
+typedef struct mg_ponline {
+    int64_t msize;
+    char alg[64]; /* as written; must be what the ranges select at msize */
+    uint64_t calls, explored;
+    double cost_s;
+    int candidates;
+    double speedup, ci_lo, ci_hi; /* NaN for `default` */
+    int line;
+} mg_ponline;
+
 typedef struct mg_profile {
     int coll;    /* collective id */
     int p;       /* communicator size the profile is for */
@@ -46,6 +62,8 @@ typedef struct mg_profile {
     mg_pvalid *valid;
     int nmeasured; /* `#@measured=`: the sizes the check measured, ascending (0: not said) */
     int64_t *measured;
+    int nonline; /* `#@online=` lines, in file order */
+    mg_ponline *online;
 } mg_profile;
 
 /* A parse problem: the line (1-based; the last line for truncation) and what is wrong. */
@@ -78,6 +96,24 @@ typedef struct mg_profile_wrange {
  * first use, and the ranges. NULL when out of memory; caller frees. */
 char *mg_profile_render(const char *coll, int p, const mg_profile_kv *prov, int nprov,
                         const char *comment, const mg_profile_wrange *r, int nr);
+
+/* One size bucket online mode decided, for mg_profile_learned. */
+typedef struct mg_learned {
+    int64_t lo, hi;  /* the bucket (for v-collectives 0 .. INT64_MAX) */
+    int64_t msize;   /* the size its calls had most */
+    const char *alg; /* the winner's name, or "default" */
+    uint64_t calls, explored;
+    double cost_s;
+    int candidates;
+    double speedup, ci_lo, ci_hi; /* the winner's (not written for the default) */
+} mg_learned;
+
+/* The text of the profile online mode learned for (coll, p): the ranges `kept` (those of the
+ * profile the run started from: ascending, disjoint), and each learned bucket less the kept
+ * ranges, with one `#@online=` line per learned bucket whose msize such a range holds; prov as
+ * for mg_profile_render. NULL when out of memory. */
+char *mg_profile_learned(const char *coll, int p, const mg_profile_kv *prov, int nprov,
+                         const mg_profile_wrange *kept, int nkept, const mg_learned *l, int nl);
 
 typedef struct mg_profile_set {
     int n, cap;

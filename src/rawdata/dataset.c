@@ -27,7 +27,7 @@ static char *dupn(const char *s, size_t n) {
     return d;
 }
 
-static char *dup(const char *s) {
+static char *copy_of(const char *s) {
     return dupn(s, strlen(s));
 }
 
@@ -93,7 +93,7 @@ void mg_dataset_note(mg_dataset *ds, const char *fmt, ...) {
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (grow((void **)&ds->notes, &ds->capnotes, ds->nnotes + 1, sizeof *ds->notes)) return;
-    char *d = dup(buf);
+    char *d = copy_of(buf);
     if (d) ds->notes[ds->nnotes++] = d;
 }
 
@@ -127,7 +127,7 @@ int mg_dataset_add_launch(mg_dataset *ds, const char *path, int tuned) {
         return -1;
     mg_launch *l = &ds->launches[ds->nlaunches];
     memset(l, 0, sizeof *l);
-    l->path = dup(path);
+    l->path = copy_of(path);
     l->tuned = tuned;
     if (!l->path) return -1;
     return ds->nlaunches++;
@@ -269,7 +269,7 @@ static int add_file(mg_dataset *ds, int launch, const char *fname) {
     mg_rawfile *f = &ds->files[ds->nfiles];
     memset(f, 0, sizeof *f);
     f->launch = launch;
-    if (!(f->path = dup(fname))) return -1;
+    if (!(f->path = copy_of(fname))) return -1;
     return ds->nfiles++;
 }
 

@@ -2,6 +2,7 @@
  * every output file, print a summary; and the side-by-side comparison of two directories. */
 #include "algid/algid.h"
 #include "report.h"
+#include "outdir/outdir.h"
 #include "catalog/catalog.h"
 #include "util/format.h"
 #include "analyze/model.h"
@@ -140,6 +141,8 @@ int mg_analyze_dirs(const mg_analyze_opts *o, char **dirs, int n) {
 typedef struct {
     mg_dataset ds;
     mg_analysis a;
+    int only;        /* profiles alone (MPIGUIDE_PROFILES_OUT): no analysis */
+    char prof[4200]; /* where its profiles are */
 } side;
 
 static const mg_point *find_point(const mg_analysis *a, const char *coll, long long msize) {
@@ -247,17 +250,22 @@ static void why(char *buf, size_t len, const mg_analysis *a, const mg_pentry *e,
     }
 }
 
-/* The agreement of the two profiles/ directories, and every entry they disagree on. */
-static void print_agreement(const char *const dirs[2], const mg_analysis *a, const mg_analysis *b,
-                            FILE *f, int csv) {
-    mg_pentry *e[2] = {NULL, NULL};
-    int n[2] = {0, 0};
-    if (mg_entries_of(dirs[0], a, b, &e[0], &n[0]) || mg_entries_of(dirs[1], b, a, &e[1], &n[1])) {
+/* The agreement of the two sides' profiles, and every entry they disagree on. */
+static void print_agreement(const side s[2], FILE *f, int csv) {
+    mg_pentry *e[2] = {NULL, NULL}, *online = NULL;
+    int n[2] = {0, 0}, nonline = 0;
+    const mg_analysis *a = s[0].only ? NULL : &s[0].a, *b = s[1].only ? NULL : &s[1].a;
+    if (mg_online_sizes(s[0].prof, &online, &nonline) ||
+        mg_online_sizes(s[1].prof, &online, &nonline) ||
+        mg_entries_of(s[0].prof, a, b, online, nonline, &e[0], &n[0]) ||
+        mg_entries_of(s[1].prof, b, a, online, nonline, &e[1], &n[1])) {
         fprintf(f, "\nprofile agreement: not available (profiles unreadable)\n");
         free(e[0]);
         free(e[1]);
+        free(online);
         return;
     }
+    free(online);
     mg_agreement r;
     mg_pdiff *d = malloc(sizeof *d * (size_t)(n[0] + n[1] + 1));
     int nd = 0;
@@ -275,15 +283,19 @@ static void print_agreement(const char *const dirs[2], const mg_analysis *a, con
         mg_table_cell(t, mg_fmt_size(buf, sizeof buf, d[i].at.msize), raw);
         mg_table_cell(t, d[i].alg_a < 0 ? "default" : mg_alg_name(d[i].alg_a), NULL);
         mg_table_cell(t, d[i].alg_b < 0 ? "default" : mg_alg_name(d[i].alg_b), NULL);
-        why(w, sizeof w, a, &d[i].at, d[i].alg_a, d[i].alg_b);
-        mg_table_cell(t, w, NULL);
-        why(w, sizeof w, b, &d[i].at, d[i].alg_b, d[i].alg_a);
-        mg_table_cell(t, w, NULL);
+        for (int k = 0; k < 2; k++) {
+            int own = k ? d[i].alg_b : d[i].alg_a, other = k ? d[i].alg_a : d[i].alg_b;
+            if (s[k].only)
+                mg_online_why(s[k].prof, &d[i].at, w, sizeof w);
+            else
+                why(w, sizeof w, &s[k].a, &d[i].at, own, other);
+            mg_table_cell(t, w, NULL);
+        }
     }
     free(d);
     fprintf(f,
             "\nprofile agreement: same=%d different=%d only_a=%d only_b=%d jaccard=%.3f\n"
-            "  (entries (collective, p, measured size) -> mock-up in A/profiles and B/profiles; "
+            "  (entries (collective, p, measured size) -> mock-up in A's and B's profiles; "
             "Jaccard = same / all entries of either)\n",
             r.same, r.different, r.only_a, r.only_b, r.jaccard);
     if (r.different + r.only_a + r.only_b)
@@ -301,15 +313,31 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
     for (int i = 0; i < 2; i++) {
         mg_dataset_init(&s[i].ds);
         memset(&s[i].a, 0, sizeof s[i].a);
+        s[i].only = mg_profiles_only(dirs[i]);
+        if (s[i].only)
+            snprintf(s[i].prof, sizeof s[i].prof, "%s", dirs[i]);
+        else
+            mg_out_path(s[i].prof, sizeof s[i].prof, dirs[i], MG_OUT_PROFILES);
+    }
+    if (s[0].only && s[1].only) {
+        mg_error("compare", "both %s and %s hold profiles alone: one side needs raw data", dirs[0],
+                 dirs[1]);
+        rc = 2;
+        goto out;
     }
     for (int i = 0; i < 2; i++) {
         char *d = (char *)dirs[i];
-        if (load_and_run(&s[i].ds, &s[i].a, &d, 1, o, "compare")) goto out;
+        if (!s[i].only && load_and_run(&s[i].ds, &s[i].a, &d, 1, o, "compare")) goto out;
     }
     FILE *f = o->out ? o->out : stdout;
     char b[64], c[64];
     for (int i = 0; i < 2; i++) {
         const mg_analysis *a = &s[i].a;
+        if (s[i].only) {
+            fprintf(f, "%c: %s\n   profiles alone (what online mode learned, or written by hand)\n",
+                    'A' + i, dirs[i]);
+            continue;
+        }
         fprintf(f,
                 "%c: %s\n   %s%s%s node(s) x %s ranks per node, %d launch%s; quality %s, "
                 "violations brave %d / cautious %d of %d\n",
@@ -374,8 +402,9 @@ int mg_compare_dirs(const mg_analyze_opts *o, const char *dir_a, const char *dir
     }
     emit(t, f, o->csv);
     fprintf(f, "\nquality score: A %s, B %s (1 = self-consistent; * = barrier warning)\n",
-            mg_fmt_num(b, sizeof b, s[0].a.quality, 4), mg_fmt_num(c, sizeof c, s[1].a.quality, 4));
-    print_agreement(dirs, &s[0].a, &s[1].a, f, o->csv);
+            s[0].only ? "-" : mg_fmt_num(b, sizeof b, s[0].a.quality, 4),
+            s[1].only ? "-" : mg_fmt_num(c, sizeof c, s[1].a.quality, 4));
+    print_agreement(s, f, o->csv);
     rc = o->exit_code && (s[0].a.nviol_brave || s[1].a.nviol_brave) ? 3 : 0;
 out:
     for (int i = 0; i < 2; i++) {

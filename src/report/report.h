@@ -50,10 +50,19 @@ typedef struct mg_pdiff { /* an entry the two sides disagree on */
 /* Sorts both lists and counts; with diff (room for na + nb) also lists the disagreements. */
 void mg_agreement_of(mg_pentry *a, int na, mg_pentry *b, int nb, mg_agreement *r, mg_pdiff *diff,
                      int *ndiff);
-/* The entries of dir/profiles at the sizes a or other measured (*out: malloc'd, caller frees).
- * 0, or -1 when the profiles cannot be read (a message said why). */
-int mg_entries_of(const char *dir, const mg_analysis *a, const mg_analysis *other, mg_pentry **out,
-                  int *n);
+/* The entries of the profiles in profdir at the sizes a or other measured (either may be NULL)
+ * and at the sizes of extra (its coll, p and msize; online decisions), *out malloc'd, caller
+ * frees. 0, or -1 when the profiles cannot be read (a message said why). */
+int mg_entries_of(const char *profdir, const mg_analysis *a, const mg_analysis *other,
+                  const mg_pentry *extra, int nextra, mg_pentry **out, int *n);
+/* 1 when dir holds profiles and no raw data (what MPIGUIDE_PROFILES_OUT writes): compare takes
+ * it as a side of profiles alone. */
+int mg_profiles_only(const char *dir);
+/* The (collective, p, size) of every `#@online=` line of the profiles in profdir, appended to
+ * *v (*n entries, malloc'd); 0, or -1 when out of memory. */
+int mg_online_sizes(const char *profdir, mg_pentry **v, int *n);
+/* Why a side of profiles alone selects what it does at e: its `#@online=` record there. */
+void mg_online_why(const char *profdir, const mg_pentry *e, char *buf, size_t len);
 
 /* Writers (return 0, or -1 with a message on stderr naming the file). */
 int mg_write_tables(const mg_analysis *a, const char *outdir);

@@ -86,6 +86,12 @@ static int regular_counts(const int *counts, int p) {
     return 1;
 }
 
+static int zero_counts(const int *counts, int p) {
+    for (int i = 0; i < p; i++)
+        if (counts[i] == 0) return 1;
+    return 0;
+}
+
 void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only, mg_facts *f) {
     int reduction = mg_coll_is_reduction(coll), rooted = mg_coll_is_rooted(coll);
     /* MPI_IN_PLACE: on every rank or none, except at the root of a rooted collective (the
@@ -100,6 +106,8 @@ void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only,
                   inplace,
                   coll == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1,
                   reduction ? s->op_code : 0, reduction ? s->type_code : 0);
+    if (coll == MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts: the same on every rank */
+        mg_facts_set(f, MG_FACT_ZERO_COUNTS, zero_counts(a->recvcounts, s->p));
     if (s->msize < 0) /* v-collectives: no count of section 1 */
         f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES | 1u << MG_FACT_VECTOR_BYTES |
                       1u << MG_FACT_TOTAL_BYTES);

@@ -9,8 +9,14 @@
 #define MG_BUILT_FOR "openmpi"
 #elif defined(MPICH)
 #define MG_BUILT_FOR "mpich"
+#elif defined(SMPI_SAMPLE_LOCAL) /* SimGrid's SMPI: its mpi.h defines its sampling macros */
+#define MG_BUILT_FOR     "smpi"
+#define MG_SIMULATED_MPI 1 /* times are simulated: no other process can disturb them */
 #else
 #define MG_BUILT_FOR "unknown"
+#endif
+#ifndef MG_SIMULATED_MPI
+#define MG_SIMULATED_MPI 0
 #endif
 
 /* 1 when the running MPI is the one this build is for; otherwise prints an error. */

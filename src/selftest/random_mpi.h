@@ -19,6 +19,7 @@ typedef struct mg_random_opts {
     int timeout;       /* seconds per case before the run is aborted naming it */
     double time_limit; /* --time-limit: no case starts after this many seconds (0: none) */
     const char *argv0; /* the tool's path, for the rerun commands */
+    int intercepted;   /* --intercepted: each case through the public MPI_* call too */
 } mg_random_opts;
 
 /* Collective over MPI_COMM_WORLD (MPI initialised). Returns the exit code (interfaces.md

@@ -172,7 +172,8 @@ int mg_startup(int argc, char **argv) {
              * flight when the job aborts (MPICH 4.0.2's hydra lost this line once in the
              * suite, test ic.strict): a moment for it to pass before the abort */
             fflush(stderr);
-            nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+            const struct timespec moment = {0, 200 * 1000 * 1000};
+            nanosleep(&moment, NULL);
             PMPI_Abort(MPI_COMM_WORLD, 2);
         }
     }

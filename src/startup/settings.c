@@ -6,6 +6,7 @@
 #include "dispatch/registry.h"
 #include "catalog/catalog.h"
 #include "libalg/libalg.h"
+#include "model/online_rule.h"
 #include "profile/seltab.h"
 #include "util/file.h"
 #include <ctype.h>
@@ -182,6 +183,30 @@ static const char *nonempty(const char *v) {
     return v && *v ? v : NULL;
 }
 
+/* MPIGUIDE_ONLINE: unset, empty or 0 off, 1 the race, rotate the check of correctness;
+ * anything else an error (off). */
+static int online_mode(const mg_env *env, int *errors, mg_diag_fn diag, void *ctx) {
+    const char *v = nonempty(env->get(env->ctx, "MPIGUIDE_ONLINE"));
+    if (!v || !strcmp(v, "0")) return MG_ONLINE_OFF;
+    if (!strcmp(v, "1")) return MG_ONLINE_RACE;
+    if (!strcmp(v, "rotate")) return MG_ONLINE_ROTATE;
+    *errors +=
+        say(diag, ctx, 1, "MPIGUIDE_ONLINE", "expected 0, 1 or rotate, not `%s`; taken as 0", v);
+    return MG_ONLINE_OFF;
+}
+
+/* MPIGUIDE_ONLINE_BUDGET: a share in (0, 1]; anything else an error (the default). */
+static double online_budget(const mg_env *env, int *errors, mg_diag_fn diag, void *ctx) {
+    const char *v = nonempty(env->get(env->ctx, "MPIGUIDE_ONLINE_BUDGET"));
+    if (!v) return MG_ONLINE_BUDGET;
+    char *end;
+    double b = strtod(v, &end);
+    if (end != v && !*end && b > 0 && b <= 1) return b;
+    *errors += say(diag, ctx, 1, "MPIGUIDE_ONLINE_BUDGET",
+                   "expected a share in (0, 1], not `%s`; taken as %g", v, MG_ONLINE_BUDGET);
+    return MG_ONLINE_BUDGET;
+}
+
 /* Profiles are parsed with the pure name tables, so they must list the registry's algorithms
  * in its order; the registry may only add test-only rows at the end (MPIGUIDE_TEST_ALGORITHMS
  * builds), which profiles cannot name. Forced entries use the registry itself. */
@@ -250,6 +275,13 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
         s->record = 1;
         snprintf(s->record_path, sizeof s->record_path, "%s", rec);
     }
+    s->online = online_mode(env, &errors, diag, ctx);
+    s->online_budget = online_budget(env, &errors, diag, ctx);
+    const char *out = nonempty(env->get(env->ctx, "MPIGUIDE_PROFILES_OUT"));
+    if (out) snprintf(s->profiles_out, sizeof s->profiles_out, "%s", out);
+    if (out && !s->online)
+        say(diag, ctx, 0, "MPIGUIDE_PROFILES_OUT",
+            "online mode is off (MPIGUIDE_ONLINE): nothing will be learned or written");
     const char *match = nonempty(env->get(env->ctx, "MPIGUIDE_MATCH"));
     if (match && !strcmp(match, "size"))
         s->match_size = 1;

@@ -10,7 +10,7 @@ option(MPIGUIDE_TEST_ALGORITHMS "Build the mpiguide-testalgs variant for the tes
 
 set(MG_BENCH_SRC ${CMAKE_SOURCE_DIR}/src/bench)
 file(GLOB MG_BENCH_SOURCES CONFIGURE_DEPENDS ${MG_BENCH_SRC}/*.c)
-list(REMOVE_ITEM MG_BENCH_SOURCES ${mg_pure_abs})
+list(REMOVE_ITEM MG_BENCH_SOURCES ${mg_pure_abs} ${MG_VARIANT_SKIP})
 
 if(MPIGUIDE_TEST_ALGORITHMS)
   get_target_property(mg_core_sources mgcore SOURCES)

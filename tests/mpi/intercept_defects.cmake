@@ -18,7 +18,11 @@ set(MG_DEFECT_CASES
   "openmpi-op-avx-saturating-sum|openmpi|2|Allreduce|allreduce_with_own_op"
   "mpich-gather-mixed-type|mpich|4|Gather|gather_as_gatherv"
   "mpich-scatter-mixed-type|mpich|2|Scatter|scatter_as_scatterv"
-  "openmpi-allgatherv-types-differ|openmpi|3|Allgatherv|none")
+  "openmpi-allgatherv-types-differ|openmpi|3|Allgatherv|none"
+
+  # SMPI's: run in the SMPI tree by tests/smpi/defects.sh; here they are correct on both MPIs
+  "smpi-reduce-ompi-count-zero|smpi|4|Reduce|reduce_as_allreduce"
+  "smpi-reduce-scatter-ompi-zero-counts|smpi|4|Reduce_scatter|reducescatter_as_allreduce")
 foreach(case ${MG_DEFECT_CASES})
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)

@@ -58,6 +58,19 @@ foreach(coll ${MG_MATRIX_LIB_COLLS})
   endforeach()
 endforeach()
 
+# Online mode's check (MPIGUIDE_ONLINE=rotate): each case through the public call, once more than
+# the collective has candidates, each call on a communicator the next candidate that supports it
+# (intercepted:COLL), so every candidate meets every case it supports inside the interception.
+foreach(coll allgather allreduce alltoall bcast gather reduce reduce_scatter reduce_scatter_block
+    scan scatter gatherv scatterv)
+  add_test(NAME mpi.matrix.online_${coll}.np3
+    COMMAND timeout 300 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 3 ${MPIEXEC_PREFLAGS}
+            env MPIGUIDE_ONLINE=rotate $<TARGET_FILE:matrix> ${MPIEXEC_POSTFLAGS} --np=3
+            --alg=intercepted:${coll} --case-timeout=20)
+  set_tests_properties(mpi.matrix.online_${coll}.np3 PROPERTIES ENVIRONMENT "${MG_MPI_ENV}"
+    PROCESSORS 2)
+endforeach()
+
 # A representative subset under valgrind memcheck at np = 3 (so vectors get padded to a multiple
 # of p): typed padded scratch (GL6), packed padded scratch (GL10), zeroed OR scratch (GL13), the
 # non-commutative copy of GL20, non-root scratch and packed views (GL21), chunked Reduce_scatter

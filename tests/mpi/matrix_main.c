@@ -9,7 +9,10 @@
  *   matrix --np=N [--alg=NAME[,NAME...]|lib:COLL] [--case=K] [--list] [--verbose]
  *          [--case-timeout=S]
  * lib:COLL runs every library algorithm (the MPI's own, src/libalg/) of collective COLL (short
- * name) that this MPI has: they are discovered at run time, so the tests name the collective. */
+ * name) that this MPI has: they are discovered at run time, so the tests name the collective.
+ * intercepted:COLL runs each case of COLL through the public MPI_* call, once more than COLL has
+ * candidates: with MPIGUIDE_ONLINE=rotate each call on a communicator runs the next candidate
+ * that supports it, so every candidate meets every case it supports (online mode's check). */
 #include "matrix.h"
 #include "mpitest.h"
 #include <stdarg.h>
@@ -26,8 +29,9 @@ static struct {
     int only_case;    /* -1: all */
     int list, verbose;
     int case_timeout; /* seconds */
+    int intercepted;  /* --alg=intercepted:COLL: that collective id, else -1 */
     const char *argv0;
-} opt = {NULL, -1, 0, 0, 60, "matrix"};
+} opt = {NULL, -1, 0, 0, 60, -1, "matrix"};
 
 /* The case in progress, for the watchdog. */
 static char current[512];
@@ -63,7 +67,10 @@ static int parse(int argc, char **argv) {
         const char *s = argv[i];
         char *end;
         if (!strncmp(s, "--np=", 5)) continue; /* mt_init's */
-        if (!strncmp(s, "--alg=", 6) && s[6]) {
+        if (!strncmp(s, "--alg=intercepted:", 18)) {
+            opt.intercepted = mpiguide_collective_id(s + 18);
+            if (opt.intercepted < 0) return usage(s);
+        } else if (!strncmp(s, "--alg=", 6) && s[6]) {
             opt.algs = s + 6;
         } else if (!strncmp(s, "--case=", 7)) {
             opt.only_case = (int)strtol(s + 7, &end, 10);
@@ -166,11 +173,49 @@ static int check_buffer(const mx_buf *ref, const mx_buf *got, const mx_buf *exp,
     return bad;
 }
 
+/* intercepted:COLL: the case through the public MPI_* call, `rounds` times, each from the same
+ * input, each result compared with the reference (and a reduction's with the oracle). */
+static void intercepted_rounds(int coll, int rounds, const mx_setup *S, const mx_buf init[],
+                               const mx_buf ref[], mx_buf got[], char *why, size_t len,
+                               char *libnote, size_t notelen) {
+    static const char *names[MX_NBUFS] = {"sendbuf", "recvbuf"};
+    mx_buf exp[MX_NBUFS];
+    memset(exp, 0, sizeof exp);
+    int have_oracle = S->a.op != MPI_OP_NULL && !mx_oracle(S, init, exp);
+    /* every rank makes every call, whatever it found: the calls are collective */
+    for (int round = 0, nomem = 0; round < rounds; round++) {
+        if (round) { /* the same input again */
+            for (int b = 0; b < MX_NBUFS; b++) mx_buf_free(&got[b]);
+            int mine = mx_bufs_clone(got, init, S) != 0;
+            PMPI_Allreduce(&mine, &nomem, 1, MPI_INT, MPI_MAX, S->a.comm);
+            if (nomem) {
+                note(why, len, "out of memory");
+                break;
+            }
+        }
+        int shown = why[0] != 0; /* the first failing round is described */
+        mpiguide_args a;
+        mx_bind(S, got, &a);
+        int rc = mt_intercepted(coll, &a);
+        if (shown) continue;
+        if (rc != MPI_SUCCESS) note(why, len, "round %d: the call returned %s", round, errstr(rc));
+        if (mx_foreign_op_calls())
+            note(why, len, "round %d: the user op was called with a datatype never passed", round);
+        for (int b = 0; b < MX_NBUFS; b++)
+            if (S->has[b])
+                check_buffer(&ref[b], &got[b], have_oracle ? &exp[b] : NULL, names[b], why, len,
+                             libnote, notelen);
+        if (why[0]) note(why, len, "in round %d of %d", round, rounds);
+    }
+    for (int b = 0; b < MX_NBUFS; b++) mx_buf_free(&exp[b]);
+}
+
 /* One case on this rank: reference, algorithm, comparison; then the agreement over the
- * communicator on what ran. Failures are described in why, a library defect in libnote. */
+ * communicator on what ran. Failures are described in why, a library defect in libnote.
+ * alg < 0: intercepted:COLL with -alg rounds (intercepted_rounds). */
 static result run_case(int alg, int k, const mx_case *c, MPI_Comm comms[MX_NCOMMS], char *why,
                        size_t len, char *libnote, size_t notelen) {
-    int coll = mpiguide_algorithm_collective(alg);
+    int coll = alg < 0 ? opt.intercepted : mpiguide_algorithm_collective(alg);
     MPI_Comm comm = comms[(int)c->v[MX_COMM]];
     result r = {0, 0, 0, 0, 0, 0};
     mx_setup S;
@@ -225,6 +270,15 @@ static result run_case(int alg, int k, const mx_case *c, MPI_Comm comms[MX_NCOMM
     int rc_ref = mt_reference(coll, &aref);
     long foreign_ref = mx_foreign_op_calls();
     mx_reset_op_calls();
+    if (alg < 0) { /* intercepted:COLL, -alg rounds from the same input */
+        intercepted_rounds(coll, -alg, &S, init, ref, got, why, len, libnote, notelen);
+        if (rc_ref != MPI_SUCCESS)
+            note(why, len, "the reference PMPI call failed: %s", errstr(rc_ref));
+        r.ran = !why[0];
+        r.libdiff = libnote[0] != 0;
+        r.fail = why[0] != 0;
+        goto out;
+    }
     /* mpiguide_plan answers what mpiguide_run then does, for every kind of algorithm; only a
      * library algorithm's set-up (FALLBACK_LIBRARY) and its agreement on the datatypes (a
      * DATATYPE decline) are found while running */
@@ -294,8 +348,10 @@ out:
 }
 
 static void run_algorithm(int alg, stats *st) {
-    int coll = mpiguide_algorithm_collective(alg);
-    const char *name = mpiguide_algorithm_name(alg);
+    int coll = alg < 0 ? opt.intercepted : mpiguide_algorithm_collective(alg);
+    char iname[64];
+    snprintf(iname, sizeof iname, "intercepted:%s", mpiguide_collective_short(coll));
+    const char *name = alg < 0 ? iname : mpiguide_algorithm_name(alg);
     mx_case cases[MX_MAXCASES];
     int n = mx_cases(coll, cases, MX_MAXCASES);
     memset(st, 0, sizeof *st);
@@ -385,6 +441,23 @@ int main(int argc, char **argv) {
     if (mt_rank() == 0 && !opt.list)
         printf("%-44s %-24s %5s %5s %8s %6s %7s %7s %8s\n", "algorithm", "collective", "cases",
                "ran", "declined", "failed", "libdiff", "skipped", "seconds");
+    if (opt.intercepted >= 0) { /* rounds: one more than the collective has candidates */
+        int rounds = 1;
+        for (int alg = 0; alg < nalg; alg++)
+            rounds += mpiguide_algorithm_collective(alg) == opt.intercepted &&
+                      mpiguide_default_algorithm(opt.intercepted) != alg;
+        stats st;
+        run_algorithm(-rounds, &st);
+        total += st.cases;
+        nrun++;
+        if (mt_rank() == 0 && !opt.list)
+            printf("intercepted:%-32s %-24s %5d %5d %8d %6d %7d %7d %8.2f%s  (%d rounds each)\n",
+                   mpiguide_collective_short(opt.intercepted),
+                   mpiguide_collective_name(opt.intercepted), st.cases, st.ran, st.declined,
+                   st.failed, st.libdiff, st.skipped, st.seconds, st.failed ? "  FAIL" : "",
+                   rounds);
+        nalg = 0; /* nothing else */
+    }
     for (int alg = 0; alg < nalg; alg++) {
         int coll = mpiguide_algorithm_collective(alg);
         const char *g = mpiguide_algorithm_guideline(alg);

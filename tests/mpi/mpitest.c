@@ -126,3 +126,15 @@ int mt_finish(void) {
     MPI_Finalize();
     return total[1] ? 1 : 0;
 }
+
+int mt_intercepted(int coll, const mpiguide_args *a) {
+    switch (coll) {
+#define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
+    case MPIGUIDE_COLL_##ID:                                                                       \
+        return MPI_##Name D;
+#include "catalog/collectives.def"
+#undef MG_COLL
+    default:
+        return MPI_ERR_ARG;
+    }
+}

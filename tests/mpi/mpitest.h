@@ -21,5 +21,8 @@ int mt_size(void);
 /* The library's own collective (PMPI_, no mpiguide code) on the arguments of an mpiguide call:
  * the reference the mock-ups are compared with. */
 int mt_reference(int coll, const mpiguide_args *a);
+/* The public MPI_* call of the collective (libmpiguide intercepts it, in whatever mode the
+ * environment sets). */
+int mt_intercepted(int coll, const mpiguide_args *a);
 
 #endif

@@ -38,6 +38,15 @@ string(REPLACE "--time-limit;150" "--time-limit;60" MG_RANDOM_LOAD_ARGS "${MG_RA
 ic_test(selftest_random_p3 LOAD NP 3 RUN ${MG_RANDOM_PRELOAD} ${MG_TOOL} ${MG_RANDOM_LOAD_ARGS}
   EXPECT ${MG_RANDOM_EXPECT} REJECT "MOCK-UP DEFECT" "MISMATCH" "LIBRARY DEFECT \\(new")
 
+# online mode's check: every case through the public call as well, each call of a collective on a
+# communicator the next candidate in turn (MPIGUIDE_ONLINE=rotate)
+ic_test(selftest_random_online_p3 NP 3 RUN env MPIGUIDE_ONLINE=rotate ${MG_RANDOM_PRELOAD} ${MG_TOOL}
+  selftest --random 300 --seed 2026 --time-limit 100 --intercepted
+  EXPECT "MPI_Allreduce +intercepted +[1-9][0-9]* +[1-9][0-9]* +[0-9]+ +0\n"
+    "MPI_Gatherv +intercepted +[1-9][0-9]* +[1-9][0-9]* +[0-9]+ +0\n"
+    "library defects: 0 new, [0-9]+ known; mock-up defects: 0; unexplained mismatches: 0; errors: 0"
+  REJECT "MOCK-UP DEFECT" "MISMATCH" "LIBRARY DEFECT \\(new")
+
 add_test(NAME ic.selftest_repro
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/selftest_repro.sh ${MPIEXEC_EXECUTABLE} ${MG_TOOL}
           ${MG_MPICC} ${MPIGUIDE_MPI} ${CMAKE_CURRENT_BINARY_DIR}/selftest_repro)

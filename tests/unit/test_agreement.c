@@ -215,6 +215,30 @@ static void end_to_end(void) {
                   "the profile names " M1 "; this analysis has no entry", NULL),
           "why: profiles and this analysis differ:\n%s", t ? t : "");
     free(t);
+    /* what online mode learned (profiles alone, MPIGUIDE_PROFILES_OUT) against an offline tune:
+     * the same choice at 1 KiB, none at 8 B, compared at the sizes the tune measured and those
+     * online mode decided at, with online mode's figures as the reason */
+    char *o = synth_tmpdir(), path[4200];
+    snprintf(path, sizeof path, "%s/MPI_Allreduce_p4.prf", o);
+    FILE *pf = fopen(path, "w");
+    CHECK(pf != NULL, "%s", path);
+    if (pf) {
+        fputs("#@online=1024 " M2 " calls=9000 explored=300 cost_s=-0.001 candidates=10 "
+              "speedup=1.6 ci95=1.5..1.7\n"
+              "#@online=8 default calls=900 explored=200 cost_s=0.0001 candidates=10\n"
+              "MPI_Allreduce\n4\n2\n1 default\n2 " M2 "\n2\n8 15 1\n1024 2047 2\n",
+              pf);
+        fclose(pf);
+    }
+    CHECK(mg_profiles_only(o) && !mg_profiles_only(a), "profiles alone told from an output");
+    t = compare(a, o);
+    CHECK(t && strstr(t, "profile agreement: same=1 different=0 only_a=1 only_b=0") &&
+              strstr(t, "profiles alone") &&
+              row_has(t, "MPI_Allreduce  4     8 B", M1, "default",
+                      "online: none of 10 candidates faster at 8 B in 900 calls", NULL),
+          "offline against online:\n%s", t ? t : "");
+    free(t);
+    synth_rmrf(o);
     synth_rmrf(v);
     synth_rmrf(a);
     synth_rmrf(b);

@@ -109,6 +109,7 @@ static void versions(void) {
          MG_MPI_OPENMPI,
          {4, 1, 4}},
         {"Open MPI v5.0.0rc12, package: ...", MG_MPI_OPENMPI, {5, 0, 0}},
+        {"SMPI Version 3.32. Copyright The SimGrid Team 2007-2022", MG_MPI_SMPI, {3, 32, 0}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int f, v[3];
@@ -277,6 +278,38 @@ static void matching(void) {
             CHECK(mg_defect_match(gather, &h) == (tb[i].yes ? MG_MATCH_YES : MG_MATCH_NO),
                   "total_bytes/mixed case %zu", i);
         }
+    }
+    /* zero_counts: the built-in SMPI Reduce_scatter entry (some count 0, commutative, p >= 4,
+     * count >= 1). Only a Reduce_scatter with unequal counts leaves it to whoever has the counts;
+     * unknown, a term on it never holds. */
+    const mg_defect *zc = entry(&t, "smpi-reduce-scatter-ompi-zero-counts");
+    CHECK(zc != NULL, "SMPI Reduce_scatter entry");
+    if (zc) {
+        static const struct {
+            int coll, p, regular, zeros; /* zeros -1: not set */
+            int64_t count;
+            int yes;
+        } zb[] = {
+            {MG_CAT_REDUCE_SCATTER, 4, 0, 1, 7, 1},    {MG_CAT_REDUCE_SCATTER, 4, 0, 0, 7, 0},
+            {MG_CAT_REDUCE_SCATTER, 4, 0, -1, 7, 0},   {MG_CAT_REDUCE_SCATTER, 3, 0, 1, 7, 0},
+            {MG_CAT_REDUCE_SCATTER, 4, 1, -1, 8, 0},   {MG_CAT_REDUCE_SCATTER, 4, 1, -1, 0, 0},
+            {MG_CAT_REDUCE_SCATTER, 64, 0, 1, 1000, 1}};
+        for (size_t i = 0; i < sizeof zb / sizeof zb[0]; i++) {
+            mg_facts h;
+            mg_facts_fill(&h, zb[i].coll, zb[i].p, 0, zb[i].count, 4 * zb[i].count, 4, 0, 4, 1, 1,
+                          0, zb[i].regular, mg_op_code("sum"), mg_type_code("MPI_INT"));
+            if (zb[i].zeros >= 0) mg_facts_set(&h, MG_FACT_ZERO_COUNTS, zb[i].zeros);
+            CHECK(mg_defect_match(zc, &h) == (zb[i].yes ? MG_MATCH_YES : MG_MATCH_NO),
+                  "zero_counts case %zu", i);
+        }
+        /* equal counts: zero_counts is known, all zero or none */
+        mg_facts h;
+        mg_facts_fill(&h, MG_CAT_REDUCE_SCATTER, 4, 0, 0, 0, 4, 0, 4, 1, 1, 0, 1, 1, 1);
+        CHECK((h.known >> MG_FACT_ZERO_COUNTS & 1) && h.v[MG_FACT_ZERO_COUNTS] == 1,
+              "equal counts of nothing: zero_counts 1");
+        mg_facts_fill(&h, MG_CAT_ALLREDUCE, 4, 0, 0, 0, 4, 0, 4, 1, 1, 0, 1, 1, 1);
+        CHECK((h.known >> MG_FACT_ZERO_COUNTS & 1) && h.v[MG_FACT_ZERO_COUNTS] == 0,
+              "other collectives: zero_counts 0");
     }
     mg_defects_free(&t);
 }

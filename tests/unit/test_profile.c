@@ -5,6 +5,7 @@
 #include "dispatch/registry.h"
 #include "catalog/catalog.h"
 #include "profile/profile.h"
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,39 @@ static const bad_case bad[] = {
      "1\n32 32 1\n",
      1, "selects allgather_as_alltoall at 32, not allgather_as_allreduce"},
     {"zero ppn", "#@ppn=0\n" HEAD "0\n", 1, "#@ppn"},
+    {"online short", "#@online=32 allgather_as_alltoall calls=5\n" HEAD "1\n32 32 1\n", 1,
+     "#@online: expected"},
+    {"online winner without speed-up",
+     "#@online=32 allgather_as_alltoall calls=5 explored=2 cost_s=0 candidates=3\n" HEAD
+     "1\n32 32 1\n",
+     1, "required for a winner"},
+    {"online default with speed-up",
+     "#@online=32 default calls=5 explored=2 cost_s=0 candidates=3 speedup=1.2 ci95=1..2\n"
+     "MPI_Allgather\n4\n1\n1 default\n1\n32 32 1\n",
+     1, "only for a winner"},
+    {"online unknown key",
+     "#@online=32 allgather_as_alltoall calls=5 explored=2 cost_s=0 candidates=3 gain=2 "
+     "ci95=1..2\n" HEAD "1\n32 32 1\n",
+     1, "unknown or repeated `gain=2`"},
+    {"online bad interval",
+     "#@online=32 allgather_as_alltoall calls=5 explored=2 cost_s=0 candidates=3 speedup=1.5 "
+     "ci95=2..1\n" HEAD "1\n32 32 1\n",
+     1, "bad value in `ci95=2..1`"},
+    {"online zero calls",
+     "#@online=32 default calls=0 explored=0 cost_s=0 candidates=3\n"
+     "MPI_Allgather\n4\n1\n1 default\n1\n32 32 1\n",
+     1, "bad value in `calls=0`"},
+    {"online more explored than calls",
+     "#@online=32 default calls=5 explored=6 cost_s=0 candidates=3\n"
+     "MPI_Allgather\n4\n1\n1 default\n1\n32 32 1\n",
+     1, "explored=6 exceeds calls=5"},
+    {"online not selected",
+     "#@online=64 allgather_as_alltoall calls=5 explored=2 cost_s=0 candidates=3 speedup=1.5 "
+     "ci95=1.1..2\n" HEAD "1\n32 32 1\n",
+     1, "selects nothing (the default) at 64, not allgather_as_alltoall"},
+    {"online default not explicit",
+     "#@online=64 default calls=5 explored=2 cost_s=0 candidates=3\n" HEAD "1\n32 32 1\n", 1,
+     "selects nothing (the default) at 64, not default"},
 };
 
 typedef struct good_case {
@@ -208,6 +242,76 @@ static void test_measured(void) {
     CHECK(p.nmeasured == 3 && p.measured[0] == 16 && p.measured[2] == 4096, "measured sizes: %d",
           p.nmeasured);
     mg_profile_free(&p);
+}
+
+/* `#@online=` lines are kept, in file order, with every value (NaN speed-up for the default). */
+static void test_online_lines(void) {
+    const char *t = "#@online=32 allgather_as_alltoall calls=5000 explored=300 cost_s=-0.002 "
+                    "candidates=9 speedup=1.5 ci95=1.25..1.75\n"
+                    "MPI_Allgather\n4\n2\n1 allgather_as_alltoall\n2 default\n2\n32 63 1\n"
+                    "64 127 2\n"
+                    "#@online=100 default candidates=9 cost_s=1e-05 explored=40 calls=800\n";
+    mg_profile p;
+    mg_perr err;
+    CHECK(mg_profile_parse(t, strlen(t), &p, &err) == 0, "online: %d: %s", err.line, err.what);
+    CHECK(p.nonline == 2, "online lines: %d", p.nonline);
+    if (p.nonline == 2) {
+        const mg_ponline *a = &p.online[0], *b = &p.online[1];
+        CHECK(a->msize == 32 && !strcmp(a->alg, "allgather_as_alltoall") && a->calls == 5000 &&
+                  a->explored == 300 && a->cost_s == -0.002 && a->candidates == 9 &&
+                  a->speedup == 1.5 && a->ci_lo == 1.25 && a->ci_hi == 1.75 && a->line == 1,
+              "first online line");
+        CHECK(b->msize == 100 && !strcmp(b->alg, "default") && b->calls == 800 &&
+                  b->explored == 40 && isnan(b->speedup) && b->line == 10,
+              "second online line (keys in another order)");
+    }
+    mg_profile_free(&p);
+}
+
+/* What online mode learned, rendered and parsed back: the buckets less the ranges kept from the
+ * profile the run started from, one `#@online=` line per bucket whose size a range holds. */
+static void test_learned(void) {
+    const mg_profile_kv prov[] = {
+        {"mpi_library", "MPICH 4.0"}, {"datatype", "MPI_DOUBLE"}, {"operation", "MPI_SUM"}};
+    const mg_profile_wrange kept[] = {{8, 15, "allreduce_as_reduce_bcast"},
+                                      {1100, 1200, "default"}};
+    const mg_learned l[] = {
+        {1024, 2047, 1024, "allreduce_as_reducescatter_allgatherv", 9000, 320, 0.0012, 10, 1.8, 1.6,
+         2.0},
+        {16, 31, 16, "default", 4000, 200, 0.0004, 10, NAN, NAN, NAN},
+        {1100, 1100, 1100, "allreduce_as_reduce_bcast", 50, 20, 0, 10, 2, 1.5, 3}, /* kept's */
+    };
+    char *text = mg_profile_learned("MPI_Allreduce", 4, prov, 3, kept, 2, l, 3);
+    CHECK(text != NULL, "learned profile not rendered");
+    if (!text) return;
+    mg_profile p;
+    mg_perr err;
+    int rc = mg_profile_parse(text, strlen(text), &p, &err);
+    CHECK(rc == 0, "learned profile does not parse: line %d: %s\n%s", err.line, err.what, text);
+    if (rc == 0) {
+        static const struct {
+            int64_t lo, hi;
+            const char *alg;
+        } want[] = {{8, 15, "allreduce_as_reduce_bcast"},
+                    {16, 31, "default"},
+                    {1024, 1099, "allreduce_as_reducescatter_allgatherv"},
+                    {1100, 1200, "default"},
+                    {1201, 2047, "allreduce_as_reducescatter_allgatherv"}};
+        CHECK(p.nranges == 5, "ranges: %d\n%s", p.nranges, text);
+        for (int i = 0; i < 5 && i < p.nranges; i++)
+            CHECK(p.ranges[i].lo == want[i].lo && p.ranges[i].hi == want[i].hi &&
+                      !strcmp(mg_alg_name(p.ranges[i].alg), want[i].alg),
+                  "range %d: %lld-%lld %s", i, (long long)p.ranges[i].lo, (long long)p.ranges[i].hi,
+                  mg_alg_name(p.ranges[i].alg));
+        CHECK(p.nonline == 2 && p.online[0].msize == 1024 && p.online[0].speedup == 1.8 &&
+                  p.online[0].calls == 9000 && p.online[1].msize == 16 &&
+                  isnan(p.online[1].speedup),
+              "online lines back: %d\n%s", p.nonline, text);
+        CHECK(!strcmp(p.datatype, "MPI_DOUBLE") && !strcmp(p.operation, "MPI_SUM"),
+              "provenance %s %s", p.datatype, p.operation);
+        mg_profile_free(&p);
+    }
+    free(text);
 }
 
 /* The pure tables must be the registry's rows in the registry's order. */
@@ -355,6 +459,8 @@ int main(void) {
     test_render();
     test_validated();
     test_measured();
+    test_online_lines();
+    test_learned();
     test_example();
     test_provenance();
     test_names();

@@ -1,0 +1,56 @@
+# Shared by bench/app_tune.sh and bench/online.sh (sourced): Debian's hpcc and LAMMPS (built
+# against Open MPI), their input, their figures of merit, and the tables of medians.
+
+# Installs what is missing of hpcc, lammps and its examples (Debian's archive).
+apps_install() {
+    local need=() sudo=""
+    command -v hpcc >/dev/null || need+=(hpcc)
+    command -v lmp >/dev/null || need+=(lammps)
+    [ -f /usr/share/lammps/examples/melt/in.melt ] || need+=(lammps-examples)
+    [ ${#need[@]} -gt 0 ] || return 0
+    echo "$(basename "$0"): installing ${need[*]}" >&2
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get install -y --no-install-recommends "${need[@]}" >&2
+}
+
+# hpcc reads ./hpccinf.txt: HPL N=2000 on a 1 x NP grid (a few seconds per run). hpcc_input DIR NP
+hpcc_input() {
+    sed -e 's/^1000         Ns/2000         Ns/' -e 's/^2            Ps/1            Ps/' \
+        -e "s/^2            Qs/$2            Qs/" /usr/share/doc/hpcc/examples/_hpccinf.txt \
+        >"$1/hpccinf.txt"
+}
+
+# The figures of merit of one hpcc or LAMMPS run in DIR: "name value better" lines (better: high
+# or low). app_merit APP DIR
+app_merit() {
+    case $1 in
+    hpcc)
+        awk -F= '
+            /^HPL_Tflops=/ { print "HPL_Tflops", $2, "high" }
+            /^PTRANS_GBs=/ { print "PTRANS_GBs", $2, "high" }
+            /^MPIRandomAccess_GUPs=/ { print "MPIRandomAccess_GUPs", $2, "high" }
+            /^MPIFFT_Gflops=/ { print "MPIFFT_Gflops", $2, "high" }
+            /^RandomlyOrderedRingBandwidth_GBytes=/ { print "RingBandwidth_GBytes", $2, "high" }
+            /^RandomlyOrderedRingLatency_usec=/ { print "RingLatency_usec", $2, "low" }' \
+            "$2/hpccoutf.txt"
+        ;;
+    lammps) awk '/^Loop time of/ { print "loop_time_s", $4, "low" }' "$2/out.txt" ;;
+    esac
+}
+
+# The median of the numbers on stdin (nothing for none).
+median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# One row per figure of APP: the medians over W/A-*.fom and W/B-*.fom and B / A.
+# fom_rows APP W A B
+fom_rows() {
+    local app=$1 w=$2 a=$3 b=$4 fig better x y
+    for fig in $(cat "$w/$a"-*.fom | awk '{ print $1 }' | sort -u); do
+        better=$(cat "$w/$a"-*.fom | awk -v f="$fig" '$1 == f { print $3; exit }')
+        x=$(cat "$w/$a"-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
+        y=$(cat "$w/$b"-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
+        awk -v a="$app" -v f="$fig" -v x="$x" -v y="$y" -v b="$better" 'BEGIN {
+            printf "%-11s %-22s %14.6g %14.6g %9.3f  (%s is better)\n", a, f, x, y, (x > 0 ? y / x : 0),
+                   (b == "high" ? "higher" : "lower") }'
+    done
+}

@@ -1,0 +1,351 @@
+/* Online mode's race (see online_rule.h): schedule, decisions, budget. Pure: no MPI and no
+ * allocation (it runs inside intercepted calls: docs/dev/design.md invariant 4); the paired
+ * statistics are the guard's (mg_guard_paired). Online mode is off under MPI_THREAD_MULTIPLE,
+ * so these functions never run concurrently. */
+#include "online_rule.h"
+#include <math.h>
+#include <string.h>
+
+/* Insertion sort of a few dozen values, in place. */
+static void sort_small(double *v, int n) {
+    for (int i = 1; i < n; i++) {
+        double x = v[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+static double median_of(const double *v, int n) {
+    double s[MG_ONLINE_DKEEP > MG_ONLINE_KEEP ? MG_ONLINE_DKEEP : MG_ONLINE_KEEP];
+    if (n <= 0) return NAN;
+    memcpy(s, v, sizeof *v * (size_t)n);
+    sort_small(s, n);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void window_clear(mg_online_cell *c, int n) {
+    for (int i = 0; i < n; i++) c->wd[i] = c->wt[i] = -1.0, c->wx[i] = 0.0;
+    c->nslots = n;
+    c->slot = c->half = 0;
+}
+
+void mg_online_init(mg_online_cell *c, uint64_t calls, const int *algs, int n, int rotate) {
+    memset(c, 0, sizeof *c);
+    if (n > MG_ONLINE_CANDS) n = MG_ONLINE_CANDS;
+    if (n < 0) n = 0;
+    c->calls = calls;
+    c->winner = -1;
+    c->ncand = c->nalive = n;
+    c->worst = MG_ONLINE_SLOW;
+    c->alpha = MG_ONLINE_ALPHA / ((double)(n ? n : 1) * MG_ONLINE_LOOKS);
+    for (int i = 0; i < n; i++) {
+        c->cand[i].alg = algs[i];
+        c->cand[i].state = MG_OC_ALIVE;
+        c->cand[i].est = c->cand[i].lo = c->cand[i].hi = NAN;
+    }
+    if (!n) {
+        c->state = MG_ONLINE_DEFAULT;
+        c->decided_at = calls;
+        return;
+    }
+    if (rotate) {
+        c->state = MG_ONLINE_ROTATING;
+        return;
+    }
+    c->state = MG_ONLINE_RACING;
+    window_clear(c, MG_ONLINE_CALIBRATE);
+    for (int i = 0; i < MG_ONLINE_CALIBRATE; i++) c->scand[i] = -1;
+    c->start = MG_ONLINE_FIRST - MG_ONLINE_CALIBRATE + 1;
+    if (c->start <= calls) c->start = calls + 1;
+}
+
+/* Moves past the window's slots whose candidate was dropped (they stay untimed); 1 when the
+ * window is complete. */
+static int skip_dropped(mg_online_cell *c) {
+    for (; c->slot < c->nslots; c->slot++) {
+        int who = c->scand[c->slot];
+        if (who < 0 || c->cand[who].state == MG_OC_ALIVE) return 0;
+    }
+    return 1;
+}
+
+static void drop(mg_online_cell *c, mg_online_cand *k, int why) {
+    k->state = why;
+    k->dropped_at = c->calls;
+    k->qualifies = 0;
+    c->nalive--;
+}
+
+int mg_online_record(mg_online_cell *c, int action, double seconds, int disturbed) {
+    int s = c->slot, who = c->scand[s];
+    mg_online_cand *k = who >= 0 ? &c->cand[who] : NULL;
+    if (seconds < 0) { /* the slot starts again at the next call */
+        c->half = 0;
+        c->wd[s] = c->wt[s] = -1.0;
+        c->wx[s] = 0.0;
+        if (action == MG_ONLINE_TIME_CAND && k && ++k->declines >= MG_ONLINE_DECLINES) {
+            drop(c, k, MG_OC_DECLINES);
+            return skip_dropped(c);
+        }
+        return 0;
+    }
+    c->explored++;
+    if (!c->half) c->wx[s] = 0.0;
+    if (disturbed) c->wx[s] = 1.0;
+    if (action == MG_ONLINE_TIME_DEFAULT) {
+        c->wd[s] = seconds;
+    } else if (k) {
+        c->wt[s] = seconds;
+        k->declines = 0;
+        k->calls++;
+        c->cand_calls++;
+    }
+    if (k && !c->half) {
+        c->half = 1;
+        return 0;
+    }
+    c->half = 0;
+    c->slot++;
+    return skip_dropped(c);
+}
+
+/* What one more pair of the candidate will cost the cell, not underestimated: the mean of its
+ * undisturbed pairs' candidate - default (all pairs when none is) plus two standard errors, the
+ * spread taken as at least a quarter of a pair's two times (timings vary that much; one or two
+ * pairs cannot tell). Negative: it gains. */
+static double pair_cost(const mg_online_cand *k) {
+    double sum = 0.0, sq = 0.0, both = 0.0;
+    int clean = 0, n = 0;
+    for (int i = 0; i < k->n; i++) clean += !(k->x[i] > 0);
+    for (int i = 0; i < k->n; i++)
+        if (!clean || !(k->x[i] > 0)) sum += k->t[i] - k->d[i], both += k->t[i] + k->d[i], n++;
+    double mean = sum / n;
+    for (int i = 0; i < k->n; i++)
+        if (!clean || !(k->x[i] > 0)) sq += (k->t[i] - k->d[i] - mean) * (k->t[i] - k->d[i] - mean);
+    double sd = n > 1 ? sqrt(sq / (n - 1)) : 0.0, floor = 0.25 * both / n;
+    return mean + 2.0 * (sd > floor ? sd : floor) / sqrt((double)n);
+}
+
+/* The tests of one candidate after a window that gave it pairs (rounds: a window of rounds, not
+ * its probe), on its kept pairs: dropped, or whether it qualifies. */
+static void judge(mg_online_cell *c, mg_online_cand *k, int rounds, mg_online_verdict *v) {
+    double d[MG_ONLINE_KEEP], tm[MG_ONLINE_KEEP], cd[MG_ONLINE_KEEP], ct[MG_ONLINE_KEEP];
+    double ctm[MG_ONLINE_KEEP], est, lo, hi, below, above;
+    int n = 0, clean = 0;
+    for (int i = 0; i < k->n; i++) {
+        d[n] = k->d[i];
+        tm[n++] = k->t[i] * MG_ONLINE_MARGIN; /* tested against the margin */
+        if (k->x[i] > 0) continue;
+        cd[clean] = k->d[i];
+        ct[clean] = k->t[i];
+        ctm[clean++] = k->t[i] * MG_ONLINE_MARGIN;
+    }
+    /* the report's speed-up and 95 % interval: undisturbed pairs when there are enough */
+    if (clean >= MG_ONLINE_CLEAN) {
+        mg_guard_paired(cd, ct, clean, 0.95, &k->est, &k->lo, &k->hi, NULL, NULL);
+    } else {
+        mg_guard_paired(k->d, k->t, k->n, 0.95, &k->est, &k->lo, &k->hi, NULL, NULL);
+    }
+    /* at once only on what no descheduling made up */
+    double quick = NAN;
+    if (clean) mg_guard_paired(cd, ct, clean, 0.95, &quick, &lo, &hi, NULL, NULL);
+    /* the tests on every pair (a false drop loses an opportunity, never time) */
+    mg_guard_paired(d, tm, n, 0.95, &est, &lo, &hi, &below, &above);
+    double all = est * MG_ONLINE_MARGIN; /* Hodges-Lehmann is shift-equivariant in the logs */
+    k->qualifies = 0;
+    if (quick <= 1.0 / MG_ONLINE_SLOW) {
+        drop(c, k, MG_OC_SLOW);
+    } else if (below < MG_ONLINE_DROP_P) {
+        drop(c, k, all < 1.0 ? MG_OC_SLOWER : MG_OC_FUTILE);
+    } else {
+        /* a look is a test; on a busy machine a candidate may need more windows than looks to
+         * get enough undisturbed pairs for one (the budget bounds what it costs meanwhile) */
+        if (clean >= MG_ONLINE_CLEAN) {
+            mg_guard_paired(cd, ctm, clean, 0.95, &est, &lo, &hi, &below, &above);
+            k->qualifies = above < c->alpha;
+            k->looks += rounds;
+        }
+        k->rounds += rounds;
+        if (!k->qualifies &&
+            (k->looks >= MG_ONLINE_LOOKS || k->rounds >= MG_ONLINE_LOOKS_DISTURBED))
+            drop(c, k, MG_OC_UNDECIDED);
+    }
+    v->dropped += k->state != MG_OC_ALIVE;
+}
+
+typedef struct member {
+    int i, pairs;
+    double proj;
+} member;
+
+static int member_before(const member *a, const member *b, int by_cost) {
+    if (by_cost && a->proj != b->proj) return a->proj < b->proj;
+    return a->i < b->i;
+}
+
+static void sort_members(member *m, int n, int by_cost) {
+    for (int i = 1; i < n; i++) {
+        member x = m[i];
+        int j = i;
+        for (; j > 0 && member_before(&x, &m[j - 1], by_cost); j--) m[j] = m[j - 1];
+        m[j] = x;
+    }
+}
+
+/* The next window: the alive candidates whose projected cost fits the budget, cheapest first;
+ * when none fits, one timed default call at the first call the cell's share covers the
+ * cheapest (and, when the run's cap binds, by when the run's time will, counting its time as
+ * growing with the cell's calls). */
+static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict *v) {
+    double dh = c->dhat > 1e-9 ? c->dhat : 1e-9, share = b->share > 0 ? b->share : 1e-9;
+    member m[MG_ONLINE_CANDS];
+    int nm = 0, take = 0, pairs = 0;
+    for (int i = 0; i < c->ncand; i++) {
+        const mg_online_cand *k = &c->cand[i];
+        if (k->state != MG_OC_ALIVE) continue;
+        m[nm].i = i;
+        m[nm].pairs = k->n ? MG_ONLINE_ROUNDS : 1;
+        m[nm++].proj = k->n ? MG_ONLINE_ROUNDS * pair_cost(k) : (c->worst - 1.0) * dh;
+    }
+    sort_members(m, nm, 1);
+    double sum = b->steps_s > 0 && isfinite(b->steps_s) ? b->steps_s : 0.0; /* its agreement */
+    for (; take < nm; take++) {
+        double cap = share * (double)(c->calls + 2 * (uint64_t)(pairs + m[take].pairs)) * dh;
+        double spend = sum + m[take].proj;
+        if (c->cost + spend > cap || b->run_cost + spend > share * b->run_time) break;
+        sum = spend;
+        pairs += m[take].pairs;
+        c->cap = cap;
+    }
+    c->windows++;
+    if (!take) {
+        /* by then the share must also cover the check's own agreement (a little more, or the
+         * checks would chase their own cost) */
+        double spend = (2 * sum + m[0].proj) * 1.01;
+        double need = (c->cost + spend) / (share * dh) - 2.0 * m[0].pairs + 1;
+        uint64_t at = c->calls + 1;
+        if (need > (double)at) at = need > 1e18 ? (uint64_t)1e18 : (uint64_t)ceil(need);
+        /* the run's cap: its time grows about as the cell's calls do */
+        double run = (b->run_cost + spend) / share;
+        if (run > b->run_time && b->run_time > 0) {
+            double more = (double)c->calls * (run / b->run_time);
+            if (more > (double)at) at = more > 1e18 ? (uint64_t)1e18 : (uint64_t)ceil(more);
+        }
+        window_clear(c, 1);
+        c->scand[0] = -1;
+        c->start = at;
+        c->cap = share * (double)at * dh;
+        if (c->cap < c->cost + sum) c->cap = c->cost + sum; /* the check itself */
+        c->pauses++;
+        v->paused = 1;
+        return;
+    }
+    sort_members(m, take, 0);
+    int s = 0;
+    for (int r = 0; r < MG_ONLINE_ROUNDS; r++)
+        for (int j = 0; j < take; j++)
+            if (m[j].pairs > r) c->scand[s++] = (int16_t)m[j].i;
+    window_clear(c, s);
+    c->start = c->calls + 1;
+}
+
+void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const double *x, int n,
+                      const mg_online_budget *b, mg_online_verdict *v) {
+    memset(v, 0, sizeof *v);
+    if (c->state != MG_ONLINE_RACING) return;
+    if (n > c->nslots) n = c->nslots;
+    v->cost = b->steps_s > 0 && isfinite(b->steps_s) ? b->steps_s : 0.0;
+    int pairs[MG_ONLINE_CANDS] = {0};
+    for (int i = 0; i < n; i++) {
+        int dok = d[i] > 0 && isfinite(d[i]), who = c->scand[i];
+        if (dok) { /* every timed default: the cell's time per call */
+            c->dk[c->dkat] = d[i];
+            c->dkat = (c->dkat + 1) % MG_ONLINE_DKEEP;
+            if (c->ndk < MG_ONLINE_DKEEP) c->ndk++;
+        }
+        if (who < 0 || !dok || !(t[i] > 0 && isfinite(t[i]))) continue;
+        mg_online_cand *k = &c->cand[who];
+        k->d[k->at] = d[i];
+        k->t[k->at] = t[i];
+        k->x[k->at] = x && x[i] > 0 ? 1.0 : 0.0;
+        k->at = (k->at + 1) % MG_ONLINE_KEEP;
+        if (k->n < MG_ONLINE_KEEP) k->n++;
+        double extra = t[i] - d[i];
+        if (!(x && x[i] > 0)) {
+            if (t[i] / d[i] > c->worst) c->worst = t[i] / d[i];
+        } else {
+            /* the scheduler's time, which the default would have lost as well: no gain, and no
+             * more than the worst ratio an undisturbed pair showed (at least MG_ONLINE_SLOW) */
+            double most = (c->worst - 1.0) * (c->dhat > 0 ? c->dhat : d[i]);
+            extra = extra < 0 ? 0.0 : extra > most ? most : extra;
+        }
+        k->cost += extra;
+        k->loss += extra > 0 ? extra : 0.0;
+        v->cost += extra;
+        pairs[who]++;
+    }
+    c->cost += v->cost;
+    if (c->cap > 0 && c->cost - c->cap > c->over) c->over = c->cost - c->cap;
+    if (c->ndk) c->dhat = median_of(c->dk, c->ndk);
+    for (int i = 0; i < c->ncand; i++)
+        if (pairs[i] && c->cand[i].state == MG_OC_ALIVE) judge(c, &c->cand[i], pairs[i] > 1, v);
+    /* the fastest qualifying candidate, once every other still racing has had its probe and
+     * none of them looks faster, or once it has had all its looks */
+    int best = -1;
+    for (int i = 0; i < c->ncand; i++)
+        if (c->cand[i].state == MG_OC_ALIVE && c->cand[i].qualifies &&
+            (best < 0 || c->cand[i].est > c->cand[best].est))
+            best = i;
+    for (int i = 0; best >= 0 && c->cand[best].looks < MG_ONLINE_LOOKS && i < c->ncand; i++) {
+        const mg_online_cand *k = &c->cand[i];
+        if (k->state == MG_OC_ALIVE && !k->qualifies &&
+            (!k->n || (k->looks < MG_ONLINE_LOOKS && k->est > c->cand[best].est)))
+            best = -1;
+    }
+    if (best >= 0) {
+        c->state = MG_ONLINE_COMMITTED;
+        c->winner = best;
+        c->cand[best].state = MG_OC_WINNER;
+        c->decided_at = c->calls;
+        v->committed = 1;
+        return;
+    }
+    if (!c->nalive) {
+        c->state = MG_ONLINE_DEFAULT;
+        c->decided_at = c->calls;
+        v->defaulted = 1;
+        return;
+    }
+    plan(c, b, v);
+}
+
+void mg_online_retry(mg_online_cell *c) {
+    if (c->state != MG_ONLINE_RACING) return;
+    window_clear(c, c->nslots); /* the same slots, from the next call */
+    c->start = c->calls + 1;
+    if (skip_dropped(c)) { /* nothing left in it: one timed default call, then a decision */
+        window_clear(c, 1);
+        c->scand[0] = -1;
+    }
+}
+
+int mg_online_rotate(mg_online_cell *c) {
+    int i = c->ncand ? c->rot % c->ncand : 0;
+    c->rot = c->ncand ? (c->rot + 1) % c->ncand : 0;
+    return i;
+}
+
+int mg_online_best(const mg_online_cell *c) {
+    if (c->state == MG_ONLINE_COMMITTED) return c->winner;
+    int best = -1;
+    for (int i = 0; i < c->ncand; i++)
+        if (c->cand[i].n && !isnan(c->cand[i].est) &&
+            (best < 0 || c->cand[i].est > c->cand[best].est))
+            best = i;
+    return best;
+}
+
+double mg_online_allowance(const mg_online_cell *c, double share) {
+    return share * (double)c->calls * (c->dhat > 0 ? c->dhat : 0.0);
+}

@@ -1,0 +1,339 @@
+/* Online mode's race (src/model/online_rule.c) without MPI, one rank whose times are the
+ * reduced ones: the schedule (calibration, probes, rounds, alternating order, the budget's
+ * pause), that a slowed default finds the fastest candidate within a bounded number of calls,
+ * that a candidate 20x slower is dropped after its one probe pair, that candidates no faster than
+ * the default (equal, slower, or faster only on disturbed pairs) are never committed in 200
+ * simulated cells each, that exploring stays within its budget (a probe that overruns it is
+ * reported and paid back by pausing), and declines and rotation.
+ * The MPI side is tests/mpi/intercept_online.cmake. */
+#include "check.h"
+#include "model/online_rule.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static double uniform(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
+}
+static double noisy(double median, double spread) { /* median * exp(spread * N(0,1)) */
+    double z = sqrt(-2 * log(uniform())) * cos(6.283185307179586 * uniform());
+    return median * exp(spread * z);
+}
+
+/* A simulated cell: the default's and each candidate's median time, lognormal spread, the
+ * chance that a timed call is disturbed, and which candidates decline every call. */
+typedef struct sim {
+    double def, cand[MG_ONLINE_CANDS], spread, bad;
+    int ncand, declines[MG_ONLINE_CANDS];
+    double share;
+} sim;
+
+typedef struct outcome {
+    uint64_t calls;  /* calls made */
+    uint64_t at;     /* the call after which it committed or defaulted (0: neither) */
+    int winner;      /* candidate index, -1 */
+    double max_over; /* the largest cost / allowance after a window that raced */
+    double end_over; /* cost / allowance at the end */
+} outcome;
+
+/* Runs `calls` calls of the cell; every decision gets the budget of a run whose time is the
+ * cell's (the run's cap then binds no more than the cell's). */
+static void run(mg_online_cell *c, const sim *s, uint64_t calls, outcome *o) {
+    memset(o, 0, sizeof *o);
+    o->winner = -1;
+    double elapsed = 0;
+    for (uint64_t i = 0; i < calls; i++) {
+        int k, act = mg_online_step(c, &k);
+        double t = 0;
+        switch (act) {
+        case MG_ONLINE_RUN_DEFAULT:
+            elapsed += s->def;
+            continue;
+        case MG_ONLINE_RUN_WINNER:
+            elapsed += s->cand[k];
+            continue;
+        case MG_ONLINE_TIME_DEFAULT:
+            t = noisy(s->def, s->spread);
+            break;
+        case MG_ONLINE_TIME_CAND:
+            if (s->declines[k]) {
+                if (mg_online_record(c, act, -1.0, 0)) goto decide;
+                continue;
+            }
+            t = noisy(s->cand[k], s->spread);
+            break;
+        default:
+            CHECK(0, "unexpected action %d", act);
+            return;
+        }
+        elapsed += t;
+        if (!mg_online_record(c, act, t, uniform() < s->bad)) continue;
+    decide:;
+        double d[MG_ONLINE_SLOTS], tt[MG_ONLINE_SLOTS], x[MG_ONLINE_SLOTS];
+        int n = c->nslots, raced = 0;
+        for (int j = 0; j < n; j++) {
+            d[j] = c->wd[j], tt[j] = c->wt[j], x[j] = c->wx[j];
+            raced |= c->scand[j] >= 0;
+        }
+        mg_online_budget b = {s->share, c->cost, elapsed, 1e-6};
+        mg_online_verdict v;
+        mg_online_decide(c, d, tt, x, n, &b, &v);
+        /* the budget holds after every window that raced (before the first probe only the
+         * calibration's one agreement has been spent, when the cell's time was too short to
+         * know its share) */
+        double allow = mg_online_allowance(c, s->share);
+        if (raced && allow > 0 && c->cost / allow > o->max_over) o->max_over = c->cost / allow;
+    }
+    double allow = mg_online_allowance(c, s->share);
+    o->end_over = allow > 0 ? c->cost / allow : 0;
+    o->calls = c->calls;
+    o->at = c->decided_at;
+    o->winner = c->state == MG_ONLINE_COMMITTED ? c->winner : -1;
+}
+
+static mg_online_cell cell; /* 35 KB: not on the stack */
+
+static void start(const sim *s) {
+    int algs[MG_ONLINE_CANDS];
+    for (int i = 0; i < s->ncand; i++) algs[i] = 100 + i;
+    mg_online_init(&cell, 0, algs, s->ncand, 0);
+}
+
+/* Calls 1..8 the default untimed, 9..16 timed (the calibration), then the first window: one
+ * probe pair per candidate in candidate order, default first in even slots. */
+static void schedule(void) {
+    sim s = {.def = 1e-5, .spread = 0.0, .ncand = 3, .share = 100.0};
+    for (int i = 0; i < 3; i++) s.cand[i] = 5e-6;
+    start(&s);
+    for (int i = 1; i <= 16; i++) {
+        int k, act = mg_online_step(&cell, &k);
+        int want = i <= 8 ? MG_ONLINE_RUN_DEFAULT : MG_ONLINE_TIME_DEFAULT;
+        CHECK(act == want, "call %d: action %d, want %d", i, act, want);
+        if (act == MG_ONLINE_TIME_DEFAULT) {
+            int due = mg_online_record(&cell, act, 1e-5, 0);
+            CHECK(due == (i == 16), "call %d: window due %d", i, due);
+        }
+    }
+    mg_online_budget b = {100.0, 0, 1.0, 0};
+    mg_online_verdict v;
+    mg_online_decide(&cell, cell.wd, cell.wt, cell.wx, cell.nslots, &b, &v);
+    CHECK(fabs(cell.dhat - 1e-5) < 1e-12, "the calibration's median: %g", cell.dhat);
+    CHECK(cell.nslots == 3 && cell.start == 17, "first window: %d slots from call %llu",
+          cell.nslots, (unsigned long long)cell.start);
+    /* slot 0 (window 1): candidate first; slot 1: default first; slot 2: candidate first */
+    int want[6][2] = {{MG_ONLINE_TIME_CAND, 0},    {MG_ONLINE_TIME_DEFAULT, 0},
+                      {MG_ONLINE_TIME_DEFAULT, 1}, {MG_ONLINE_TIME_CAND, 1},
+                      {MG_ONLINE_TIME_CAND, 2},    {MG_ONLINE_TIME_DEFAULT, 2}};
+    for (int i = 0; i < 6; i++) {
+        int k, act = mg_online_step(&cell, &k);
+        CHECK(act == want[i][0] && k == want[i][1], "call %d: action %d candidate %d", 17 + i, act,
+              k);
+        int due = mg_online_record(&cell, act, act == MG_ONLINE_TIME_CAND ? 5e-6 : 1e-5, 0);
+        CHECK(due == (i == 5), "call %d: due %d", 17 + i, due);
+    }
+    mg_online_decide(&cell, cell.wd, cell.wt, cell.wx, cell.nslots, &b, &v);
+    CHECK(cell.nslots == 3 * MG_ONLINE_ROUNDS, "second window: rounds of 3 (%d slots)",
+          cell.nslots);
+    CHECK(cell.scand[0] == 0 && cell.scand[1] == 1 && cell.scand[2] == 2 && cell.scand[3] == 0,
+          "rounds interleave the candidates");
+}
+
+/* The default made 200 us slower (the test variant's slow default): the race commits the
+ * fastest of three faster candidates, and soon. */
+static void slow_default(void) {
+    sim s = {.def = 205e-6, .spread = 0.1, .ncand = 4, .share = MG_ONLINE_BUDGET};
+    s.cand[0] = 9e-6, s.cand[1] = 6e-6, s.cand[2] = 12e-6, s.cand[3] = 400e-6;
+    int at_most = 0;
+    for (int r = 0; r < 50; r++) {
+        outcome o;
+        start(&s);
+        run(&cell, &s, 5000, &o);
+        CHECK(o.winner == 1, "run %d: winner %d, want 1 (the fastest)", r, o.winner);
+        CHECK(cell.cand[3].state != MG_OC_WINNER, "run %d: the slower candidate won", r);
+        if ((int)o.at > at_most) at_most = (int)o.at;
+    }
+    /* the first probe waits until the cell's share covers a candidate 10x slower (900 calls
+     * at 1 %), the rest are paid by the winners' gains */
+    CHECK(at_most > 900 && at_most < 1300, "committed within 1300 calls (latest: %d)", at_most);
+}
+
+/* A candidate 20x slower than the default is dropped after its probe pair, at once, unless the
+ * pair was disturbed. */
+static void very_slow(void) {
+    sim s = {.def = 2e-6, .spread = 0.05, .ncand = 2, .share = 1.0};
+    s.cand[0] = 40e-6, s.cand[1] = 3e-6;
+    outcome o;
+    start(&s);
+    run(&cell, &s, 200, &o);
+    CHECK(cell.cand[0].state == MG_OC_SLOW && cell.cand[0].calls == 1, "state %d after %llu calls",
+          cell.cand[0].state, (unsigned long long)cell.cand[0].calls);
+    /* the same when a rank was switched out of its core during every call: not at once (the
+     * scheduler, not the candidate, may have made it slow) */
+    s.bad = 1.0;
+    start(&s);
+    run(&cell, &s, 40, &o);
+    CHECK(cell.cand[0].calls == 1 && cell.cand[0].state == MG_OC_ALIVE,
+          "disturbed probe: state %d after %llu calls", cell.cand[0].state,
+          (unsigned long long)cell.cand[0].calls);
+}
+
+/* No candidate faster than the default (equal, 1.3x, 3x slower; and one faster only on
+ * disturbed pairs): 200 cells each, none commits, and exploring stays within its budget. */
+static void never_commits(void) {
+    static const struct {
+        const char *what;
+        double ratio, bad; /* candidate / default; share of disturbed calls */
+    } cases[] = {{"equal", 1.0, 0.0},
+                 {"1.3x slower", 1.3, 0.0},
+                 {"3x slower", 3.0, 0.0},
+                 {"equal, noisy and disturbed", 1.0, 0.3},
+                 {"2x faster, every pair disturbed", 0.5, 1.0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int commits = 0, over = 0;
+        double worst = 0;
+        for (int r = 0; r < 200; r++) {
+            sim s = {.def = 5e-6,
+                     .spread = 0.3,
+                     .ncand = 6,
+                     .share = MG_ONLINE_BUDGET,
+                     .bad = cases[i].bad};
+            for (int k = 0; k < s.ncand; k++) s.cand[k] = s.def * cases[i].ratio;
+            outcome o;
+            start(&s);
+            run(&cell, &s, 20000, &o);
+            commits += o.winner >= 0;
+            over += o.max_over > 1.6 || o.end_over > 1.0;
+            if (o.max_over > worst) worst = o.max_over;
+            if (o.end_over > worst) worst = o.end_over;
+        }
+        /* an equal candidate may be committed at the family-wise rate (harmless: it is as
+         * fast); a slower one, or one faster only where the machine disturbed, never */
+        int allowed = cases[i].ratio == 1.0 ? (int)(MG_ONLINE_ALPHA * 200) : 0;
+        CHECK(commits <= allowed, "%s: %d of 200 cells committed (at most %d)", cases[i].what,
+              commits, allowed);
+        /* a window is planned with an upper estimate of its cost, so it may overshoot a little;
+         * the cell then pauses until its share covers it again */
+        CHECK(over == 0,
+              "%s: %d of 200 cells over 1.6x the budget after a window, or over it at the end "
+              "(worst %.3g of it)",
+              cases[i].what, over, worst);
+    }
+}
+
+/* With the default budget a 3x slower candidate is raced only as the cell's share allows:
+ * after the calibration the cell pauses until one probe's projected cost fits. */
+static void budget_pause(void) {
+    sim s = {.def = 1e-5, .spread = 0.0, .ncand = 1, .share = 0.01};
+    s.cand[0] = 3e-5;
+    start(&s);
+    outcome o;
+    run(&cell, &s, 16, &o);
+    /* a probe projects (10 - 1) defaults: 0.01 * calls >= 9 + 2 from about call 1100 */
+    CHECK(cell.pauses == 1 && cell.start > 800 && cell.start < 1200,
+          "paused until call %llu (%d pauses)", (unsigned long long)cell.start, cell.pauses);
+    run(&cell, &s, 5000, &o);
+    CHECK(cell.cand[0].calls > 0, "probed after the pause");
+    CHECK(o.max_over <= 1.6 && o.end_over <= 1.0, "within budget: %.3g, %.3g of it", o.max_over,
+          o.end_over);
+}
+
+/* A probe far slower than projected (100x the default where the projection allows 10x) overruns
+ * the allowance its window was planned within: `over` says by how much, the cost stays within
+ * the allowance plus it, and the cell pauses until its share covers the cost and the next probe
+ * (now projected at the worst ratio seen). */
+static void overrun(void) {
+    sim s = {.def = 1e-5, .spread = 0.0, .ncand = 2, .share = 0.01};
+    s.cand[0] = 1e-3, s.cand[1] = 3e-5;
+    start(&s);
+    outcome o;
+    run(&cell, &s, 1300, &o);
+    double allow = mg_online_allowance(&cell, s.share);
+    CHECK(cell.cand[0].state == MG_OC_SLOW && cell.cand[1].calls == 0,
+          "the slow probe dropped, the other not yet probed (states %d, %d)", cell.cand[0].state,
+          cell.cand[1].state);
+    CHECK(cell.over > 7e-4 && cell.over < 1e-3, "overran by %.3g s", cell.over);
+    CHECK(cell.cost > allow && cell.cost <= allow + cell.over, "cost %.3g, allowance %.3g",
+          cell.cost, allow);
+    /* the next probe projects 99 defaults: the cell's share covers it from about call 20000 (the
+     * run's, whose time is this cell's, later) */
+    run(&cell, &s, 15000, &o);
+    CHECK(cell.cand[1].calls == 0, "paused while the share does not cover it");
+    run(&cell, &s, 150000, &o);
+    CHECK(cell.cand[1].calls > 0,
+          "probed once it does (start %llu, calls %llu, cost %.3g, worst %.3g)",
+          (unsigned long long)cell.start, (unsigned long long)cell.calls, cell.cost, cell.worst);
+    CHECK(cell.cost <= mg_online_allowance(&cell, s.share), "within the allowance again");
+    /* a disturbed pair is the scheduler's: charged no gain and at most (MG_ONLINE_SLOW - 1)
+     * defaults while no undisturbed pair showed worse, however long it took */
+    sim q = {.def = 1e-5, .spread = 0.0, .ncand = 1, .share = 1.0, .bad = 1.0};
+    q.cand[0] = 0.1;
+    start(&q);
+    run(&cell, &q, 40, &o);
+    CHECK(cell.cand[0].calls >= 1 && cell.cand[0].cost <= cell.cand[0].calls * 9e-5 * 1.0001,
+          "disturbed pairs charged %.3g s for %llu calls", cell.cand[0].cost,
+          (unsigned long long)cell.cand[0].calls);
+}
+
+/* A busy machine: 60 % of the calls disturbed, so 84 % of the pairs. A candidate 3x faster is
+ * not given up as undecided for lack of undisturbed pairs after MG_ONLINE_LOOKS windows: it
+ * races on until enough of them say so (up to MG_ONLINE_LOOKS_DISTURBED windows) and is
+ * committed in most cells (in 5 of these 20 when it was given up after MG_ONLINE_LOOKS). */
+static void busy_machine(void) {
+    int commits = 0;
+    for (int r = 0; r < 20; r++) {
+        sim s = {.def = 3e-5, .spread = 0.1, .ncand = 1, .share = 0.05, .bad = 0.6};
+        s.cand[0] = 1e-5;
+        start(&s);
+        outcome o;
+        run(&cell, &s, 40000, &o);
+        commits += o.winner == 0;
+    }
+    CHECK(commits >= 14, "committed in %d of 20 cells", commits);
+}
+
+/* A candidate that declines every call is dropped after MG_ONLINE_DECLINES; the others race on;
+ * a pair whose candidate declined starts again at the next call. */
+static void declines(void) {
+    sim s = {.def = 100e-6, .spread = 0.05, .ncand = 2, .share = 1.0};
+    s.cand[0] = 10e-6, s.cand[1] = 20e-6, s.declines[0] = 1;
+    outcome o;
+    start(&s);
+    run(&cell, &s, 1000, &o);
+    CHECK(cell.cand[0].state == MG_OC_DECLINES && cell.cand[0].calls == 0,
+          "dropped for its declines (state %d)", cell.cand[0].state);
+    CHECK(o.winner == 1, "the other candidate wins (%d)", o.winner);
+}
+
+/* Rotation: every call the next candidate, from the first call; no timing, no decision. */
+static void rotation(void) {
+    int algs[3] = {7, 8, 9};
+    mg_online_init(&cell, 0, algs, 3, 1);
+    for (int i = 0; i < 7; i++) {
+        int k, act = mg_online_step(&cell, &k);
+        CHECK(act == MG_ONLINE_RUN_NEXT, "call %d: action %d", i + 1, act);
+        int turn = mg_online_rotate(&cell);
+        CHECK(turn == i % 3, "call %d: candidate %d", i + 1, turn);
+    }
+    mg_online_init(&cell, 0, algs, 0, 0);
+    int k;
+    CHECK(mg_online_step(&cell, &k) == MG_ONLINE_RUN_DEFAULT && cell.state == MG_ONLINE_DEFAULT,
+          "no candidates: the default");
+}
+
+int main(void) {
+    schedule();
+    slow_default();
+    very_slow();
+    never_commits();
+    budget_pause();
+    overrun();
+    busy_machine();
+    declines();
+    rotation();
+    return DONE();
+}
