@@ -306,7 +306,7 @@ static void add_declined(mg_dataset *ds, const char *v, size_t len, const char *
     }
     if (grow((void **)&ds->declined, &ds->capdeclined, ds->ndeclined + 1, sizeof *ds->declined))
         return;
-    mg_declined d = {dup(coll), dup(alg), dup(buf + at), msize};
+    mg_declined d = {copy_of(coll), copy_of(alg), copy_of(buf + at), msize};
     if (d.coll && d.alg && d.why) {
         ds->declined[ds->ndeclined++] = d;
     } else {
