@@ -96,7 +96,7 @@ for p in $ps; do
   read -r bench_s bench_rss < <(time_of "$dir/bench.time")
   read -r an_s an_rss < <(time_of "$dir/analyze.time")
   read -r _ app_rss < <(time_of "$dir/app-plain.time")
-  read -r w0 s0 < <(finalize_of "$dir/app-plain.log")
+  read -r w0 _ < <(finalize_of "$dir/app-plain.log")
   read -r w1 s1 < <(finalize_of "$dir/app-record.log")
   recwall=$(sed -n 's/^#@wall_s=//p' "$dir/app.rec")
   raw=$(cat "$dir"/raw/launch-1/*.dat | wc -c)
