@@ -15,10 +15,17 @@
 # it alone (flock -x /work/machine.lock on the shared machine). Every launch is bounded by
 # timeout.
 #
+# Under SMPI (MPIS=smpi: the build/smpi tree, a simulated cluster, docs/at-scale.md) the launcher
+# is smpirun on PLATFORM (default examples/platforms/cluster-16x16.xml, every node, one rank per
+# core, block placement) under SELECTOR (default ompi), NP defaults to 256, the default input is
+# the small simulated one below, and LAUNCHES, VALIDATE and REMEASURE default to 1 (simulated
+# time is deterministic: more launches repeat the same numbers). The targets there are
+# Jaccard 1.0 and precision 1.0.
+#
 # Usage: bench/decision_quality.sh [OUTDIR]   (default out/decision_quality)
-# Environment: MPIS (default "openmpi mpich"), NP (default 2), INPUT (default: the small input
-# below), LAUNCHES (check launches per tune, default 3), VALIDATE (validation launches, default
-# 2), REMEASURE (default 3), BUILD (default build: trees BUILD/<mpi>), LAUNCH_ARGS (more
+# Environment: MPIS (default "openmpi mpich"; or smpi), NP (default 2), INPUT (default: the small
+# input below), LAUNCHES (check launches per tune, default 3), VALIDATE (validation launches,
+# default 2), REMEASURE (default 3), BUILD (default build: trees BUILD/<mpi>), LAUNCH_ARGS (more
 # launcher options, e.g. "-bind-to core" for MPICH), RUNS (default 1: with N > 1 the whole
 # measurement runs N times, into OUTDIR/run-1 .. run-N, and OUTDIR/runs.txt counts per MPI the
 # runs that met each target: one run says little on a machine whose speed changes by launch).
@@ -48,16 +55,33 @@ if [ "$runs" -gt 1 ]; then
   exit 0
 fi
 mpis=${MPIS:-openmpi mpich}
-np=${NP:-2}
-launches=${LAUNCHES:-3}
-validate=${VALIDATE:-2}
-remeasure=${REMEASURE:-3}
+case " $mpis " in
+  *" smpi "*)
+    [ "$mpis" = smpi ] || { echo "decision_quality: MPIS=smpi runs alone (a simulated cluster, its own defaults)" >&2; exit 2; }
+    sim=1 ;;
+  *) sim=0 ;;
+esac
+np=${NP:-$([ $sim = 1 ] && echo 256 || echo 2)}
+launches=${LAUNCHES:-$([ $sim = 1 ] && echo 1 || echo 3)}
+validate=${VALIDATE:-$([ $sim = 1 ] && echo 1 || echo 2)}
+remeasure=${REMEASURE:-$([ $sim = 1 ] && echo 1 || echo 3)}
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 HYDRA_LAUNCHER=fork
 mkdir -p "$out"
 input=${INPUT:-$out/input.txt}
-if [ -z "${INPUT:-}" ]; then
+if [ -z "${INPUT:-}" ] && [ $sim = 1 ]; then
+  # the simulated cluster: collectives whose Open MPI selector has violations at 256 ranks
+  # (Gather, Scatter, Allgather, Allreduce at 8 or 64 B: docs/workflow.md) and one without,
+  # sizes that simulate in seconds; 10 observations (they are equal up to the window's timing)
+  cat >"$input" <<'IN'
+MPI_Allgather  --msizes-list=8,64 --nrep=10 --fitpoints=2 --exchanges=2
+MPI_Allreduce  --msizes-list=8,64 --nrep=10 --fitpoints=2 --exchanges=2
+MPI_Bcast      --msizes-list=8,64 --nrep=10 --fitpoints=2 --exchanges=2
+MPI_Gather     --msizes-list=8,64 --nrep=10 --fitpoints=2 --exchanges=2
+MPI_Scatter    --msizes-list=8,64 --nrep=10 --fitpoints=2 --exchanges=2
+IN
+elif [ -z "${INPUT:-}" ]; then
   # small on purpose: sizes where 2-rank runs of Open MPI and MPICH have violations, and sizes
   # where they have none (the no-regression side), each measurement bounded in time
   cat >"$input" <<'IN'
@@ -74,12 +98,22 @@ summary=$out/summary.txt
 for mpi in $mpis; do
   tree=$build/$mpi
   bin=$tree/bin/mpiguide
-  lib=$(readlink -f "$tree/lib/libmpiguide.so")
-  [ -x "$bin" ] && [ -f "$lib" ] || { echo "decision_quality: no build in $tree (scripts/build.sh $mpi)" >&2; exit 1; }
-  launcher="mpirun.$mpi -np $np${LAUNCH_ARGS:+ $LAUNCH_ARGS}"
-  [ "$mpi" = openmpi ] && [ "$np" -gt "$(nproc)" ] && launcher="$launcher --oversubscribe"
   dir=$out/$mpi
   rm -rf "$dir" && mkdir -p "$dir"
+  if [ $sim = 1 ]; then
+    # the SMPI tool holds the library itself; the ranks' variables go in front of smpirun
+    lib=
+    [ -x "$bin" ] || { echo "decision_quality: no build in $tree (scripts/build.sh smpi)" >&2; exit 1; }
+    platform=$(readlink -f "${PLATFORM:-examples/platforms/cluster-16x16.xml}")
+    scripts/smpi-hostfile.sh "$platform" >"$dir/hosts"
+    launcher="smpirun -np $np -platform $platform -hostfile $(readlink -f "$dir/hosts")"
+    launcher="$launcher --cfg=smpi/coll-selector:${SELECTOR:-ompi} --log=root.thres:warning${LAUNCH_ARGS:+ $LAUNCH_ARGS}"
+  else
+    lib=$(readlink -f "$tree/lib/libmpiguide.so")
+    [ -x "$bin" ] && [ -f "$lib" ] || { echo "decision_quality: no build in $tree (scripts/build.sh $mpi)" >&2; exit 1; }
+    launcher="mpirun.$mpi -np $np${LAUNCH_ARGS:+ $LAUNCH_ARGS}"
+    [ "$mpi" = openmpi ] && [ "$np" -gt "$(nproc)" ] && launcher="$launcher --oversubscribe"
+  fi
   for run in A B; do
     echo "# $mpi: tune $run ($launches check launches, $validate validation launches)" >&2
     timeout 3600 "$bin" tune --launcher "$launcher" -f "$input" -o "$dir/$run" --launches "$launches" \
@@ -98,8 +132,11 @@ for mpi in $mpis; do
     echo "# $mpi: re-measurement $k of $remeasure" >&2
     while read -r call args; do
       case $call in '' | '#'*) continue ;; esac
+      # as tune's validation: under SMPI the variables in front of smpirun, nothing preloaded
+      if [ $sim = 1 ]; then pre=(env MPIGUIDE_PROFILES="$dir/A/profiles" MPIGUIDE_GUARD=0) post=()
+      else pre=() post=(env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$dir/A/profiles" MPIGUIDE_GUARD=0); fi
       # shellcheck disable=SC2086
-      timeout 1200 $launcher env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$dir/A/profiles" MPIGUIDE_GUARD=0 "$bin" bench \
+      timeout 3600 "${pre[@]}" $launcher "${post[@]}" "$bin" bench \
         $args --calls-list="$call" --algs=default,tuned --interleave=10 --spread --shuffle --quiet \
         --output-file="$rem/tuned/launch-$k/$call.dat" </dev/null >/dev/null
     done <"$input"

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The tool's own cost as the job grows, on a simulated cluster (SMPI, docs/at-scale.md): per
+# number of ranks p (default 16, 64, 256, 1024; 16 per node of examples/platforms/fattree-64x16.xml,
+# block placement) one `mpiguide bench` launch under smpirun with window synchronisation, its
+# analysis, and an application (bench/record_merge.c) whose record rank 0 merges at MPI_Finalize.
+# Printed per p (CPU seconds, not wall: on a shared machine the wall clock measures the other
+# jobs too):
+#   raw_B          bytes of raw data the launch wrote
+#   bench_cpu_s    CPU seconds of the launch (user + system; mostly SimGrid simulating messages)
+#   bench_rss_KB   peak resident memory of the smpirun process: all p simulated ranks and
+#                  SimGrid in one process (rank 0's own share cannot be told apart there)
+#   app_rss_KB     the same for the small application below without the record: SimGrid, the
+#                  p ranks and libmpiguide's static data, without the benchmark's
+#   extra_KB_rank  (bench_rss_KB - app_rss_KB) / p: what the benchmark adds per rank
+#   analyze_cpu_s, analyze_rss_KB  CPU seconds and peak memory of `mpiguide analyze` of the data
+#   merge_cpu_s    CPU seconds of rank 0's MPI_Finalize with MPIGUIDE_RECORD minus without it:
+#                  the gathering and merge of every rank's record slots, simulation included
+#   merge_sim_s    simulated seconds of the merge's communication: the record's #@wall_s (MPI_Init
+#                  to the merge, simulated) minus the application's time before MPI_Finalize
+#   record_B       bytes of the record written
+#   sync_err_s     #@clock_sync_error_s of the raw header (the clock fit under the windows)
+#   flagged        observations flagged by the window synchronisation (start missed, overrun)
+# and for each column the exponent of a least-squares fit of log(value) against log(p) over all
+# p, and between the two largest p (1 is linear growth; columns that stay constant or are zero
+# say so instead).
+#
+# Usage: bench/scale.sh [OUTDIR]   (default out/scale)
+# Environment: BUILD (default build/smpi), PS (default "16 64 256 1024"), PPN (16), PLATFORM,
+# SELECTOR (ompi), CALLS (MPI_Allreduce,MPI_Bcast), ALGS (default plus one mock-up of each),
+# SIZES (8,1024), NREP (10), RECORD_CALLS (calls per collective and size of the application, 5).
+# Every launch is bounded by timeout and runs under nice (the simulation takes one core).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src=$PWD
+out=${1:-out/scale}
+build=${BUILD:-build/smpi}
+case $build in /*) ;; *) build=$src/$build ;; esac
+ps=${PS:-16 64 256 1024}
+ppn=${PPN:-16}
+platform=${PLATFORM:-$src/examples/platforms/fattree-64x16.xml}
+case $platform in /*) ;; *) platform=$src/$platform ;; esac
+selector=${SELECTOR:-ompi}
+calls=${CALLS:-MPI_Allreduce,MPI_Bcast}
+algs=${ALGS:-default,allreduce_as_reduce_bcast,bcast_as_scatter_allgather}
+sizes=${SIZES:-8,1024}
+nrep=${NREP:-10}
+rcalls=${RECORD_CALLS:-5}
+bin=$build/bin/mpiguide
+lib=$build/lib/libmpiguide-smpi.a
+[ -x "$bin" ] && [ -f "$lib" ] || { echo "scale.sh: no SMPI build in $build (scripts/build.sh smpi)" >&2; exit 1; }
+command -v smpirun >/dev/null || { echo "scale.sh: no smpirun (scripts/deps.sh installs libsimgrid-dev)" >&2; exit 1; }
+rm -rf "$out" && mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# the application of the record merge, linked with the library whole (docs/workflow.md)
+app=$out/record_merge
+smpicc -O2 "$src/bench/record_merge.c" -o "$app" -Wl,--whole-archive "$lib" -Wl,--no-whole-archive \
+  >"$out/record_merge.build.log" 2>&1 || { cat "$out/record_merge.build.log" >&2; exit 1; }
+
+# time_of FILE: "cpu_seconds max_rss_KB" from /usr/bin/time -f '%U %S %M'
+time_of() { tail -n 1 "$1" | awk '{ printf "%.2f %d\n", $1 + $2, $3 }'; }
+# finalize_of LOG: "cpu_s before_finalize_sim_s" from record_merge's line
+finalize_of() {
+  sed -n 's/^record_merge: p=[0-9]* finalize_cpu_s=\([0-9.e+-]*\) before_finalize_sim_s=\([0-9.e+-]*\)$/\1 \2/p' "$1"
+}
+
+table=$out/table.txt
+printf '%-5s %7s %11s %12s %10s %13s %13s %14s %11s %11s %8s %10s %7s\n' p raw_B bench_cpu_s \
+  bench_rss_KB app_rss_KB extra_KB_rank analyze_cpu_s analyze_rss_KB merge_cpu_s merge_sim_s \
+  record_B sync_err_s flagged >"$table"
+for p in $ps; do
+  [ $((p % ppn)) -eq 0 ] || { echo "scale.sh: p=$p is not a multiple of PPN=$ppn" >&2; exit 2; }
+  dir=$out/p$p
+  mkdir -p "$dir/raw/launch-1"
+  "$src/scripts/smpi-hostfile.sh" "$platform" $((p / ppn)) "$ppn" >"$dir/hosts"
+  launch="smpirun -np $p -platform $platform -hostfile $dir/hosts --cfg=smpi/coll-selector:$selector --log=root.thres:warning"
+  echo "# p=$p: bench" >&2
+  # shellcheck disable=SC2086
+  /usr/bin/time -f '%U %S %M' -o "$dir/bench.time" nice timeout 3600 $launch "$bin" bench \
+    --calls-list="$calls" --algs="$algs" --msizes-list="$sizes" --nrep="$nrep" --proc-sync=window \
+    --fitpoints=2 --exchanges=2 --quiet --output-file="$dir/raw/launch-1/bench.dat" \
+    >"$dir/bench.log" 2>&1 || { tail -20 "$dir/bench.log" >&2; echo "scale.sh: bench at p=$p failed" >&2; exit 1; }
+  echo "# p=$p: analyze" >&2
+  /usr/bin/time -f '%U %S %M' -o "$dir/analyze.time" nice "$bin" analyze -o "$dir/analysis" "$dir" \
+    >"$dir/analyze.log" 2>&1 || { tail -20 "$dir/analyze.log" >&2; echo "scale.sh: analyze at p=$p failed" >&2; exit 1; }
+  echo "# p=$p: record merge" >&2
+  for mode in plain record; do
+    rm -f "$dir/app.rec"
+    envs=()
+    [ $mode = record ] && envs=(MPIGUIDE_RECORD="$dir/app.rec")
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%U %S %M' -o "$dir/app-$mode.time" env "${envs[@]}" nice timeout 3600 $launch --cfg=smpi/simulate-computation:no "$app" "$rcalls" \
+      >"$dir/app-$mode.log" 2>&1 || { tail -20 "$dir/app-$mode.log" >&2; echo "scale.sh: record_merge ($mode) at p=$p failed" >&2; exit 1; }
+  done
+  [ -s "$dir/app.rec" ] || { echo "scale.sh: no record written at p=$p" >&2; exit 1; }
+  read -r bench_s bench_rss < <(time_of "$dir/bench.time")
+  read -r an_s an_rss < <(time_of "$dir/analyze.time")
+  read -r _ app_rss < <(time_of "$dir/app-plain.time")
+  read -r w0 _ < <(finalize_of "$dir/app-plain.log")
+  read -r w1 s1 < <(finalize_of "$dir/app-record.log")
+  recwall=$(sed -n 's/^#@wall_s=//p' "$dir/app.rec")
+  raw=$(cat "$dir"/raw/launch-1/*.dat | wc -c)
+  rec=$(wc -c <"$dir/app.rec")
+  err=$(sed -n 's/^#@clock_sync_error_s=//p' "$dir/raw/launch-1/bench.dat" | head -1)
+  flagged=$(awk '!/^#/ && NF >= 6 && $6 != 0 { n++ } END { print n + 0 }' "$dir/raw/launch-1/bench.dat")
+  awk -v p="$p" -v raw="$raw" -v bs="$bench_s" -v br="$bench_rss" -v apr="$app_rss" -v as="$an_s" -v ar="$an_rss" \
+    -v w0="$w0" -v w1="$w1" -v s1="$s1" -v rw="$recwall" -v rec="$rec" -v err="${err:-0}" -v fl="$flagged" \
+    'BEGIN { printf "%-5d %7d %11.2f %12d %10d %13.1f %13.2f %14d %11.3f %11.3e %8d %10.3e %7d\n",
+             p, raw, bs, br, apr, (br - apr) / p, as, ar, w1 - w0, rw - s1, rec, err, fl }' | tee -a "$table" >&2
+done
+
+# the exponent of log(value) = a + e log(p): least squares over all rows, and between the last two
+awk 'NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; n = NF; next }
+  {
+    x = log($1); rows++
+    for (i = 2; i <= n; i++) {
+      v = $i + 0
+      if (v > 0) { k[i]++; sx[i] += x; sy[i] += log(v); sxx[i] += x * x; sxy[i] += x * log(v) }
+      else zero[i]++
+      if (rows == 1) first[i] = $i; else if ($i != first[i]) varies[i] = 1
+      px[i] = lx[i]; pv[i] = lv[i]; lx[i] = x; lv[i] = v
+    }
+  }
+  END {
+    printf "growth exponents (log-log least squares over %d values of p; last: between the two largest p; 1 = linear):\n", rows
+    for (i = 2; i <= n; i++) {
+      if (!varies[i]) { printf "  %-14s constant (%s)\n", name[i], first[i]; continue }
+      if (k[i] < 2) { printf "  %-14s n/a (%d of %d values are 0)\n", name[i], zero[i], rows; continue }
+      e = (k[i] * sxy[i] - sx[i] * sy[i]) / (k[i] * sxx[i] - sx[i] * sx[i])
+      last = (pv[i] > 0 && lv[i] > 0) ? sprintf("%6.2f", log(lv[i] / pv[i]) / (lx[i] - px[i])) : "   n/a"
+      printf "  %-14s all %6.2f  last %s%s\n", name[i], e, last,
+             zero[i] ? sprintf("  (fit over the %d non-zero values)", k[i]) : ""
+    }
+  }' "$table" >"$out/exponents.txt"
+cat "$table" "$out/exponents.txt"
+echo "# written: $table, $out/exponents.txt (each p: $out/pP/)" >&2
