@@ -72,9 +72,8 @@ int mg_cscratch_reserve(MPI_Comm comm, const mg_need *need, int *fits) {
     if (flag) fresh = *c;
     size_t mb = need->msg > fresh.msg_bytes ? grown(need->msg, fresh.msg_bytes, mg_pool.msg_bytes)
                                             : fresh.msg_bytes;
-    size_t ib = need->ints > fresh.int_bytes
-                    ? grown(need->ints, fresh.int_bytes, mg_pool.int_bytes)
-                    : fresh.int_bytes;
+    size_t ib = need->ints > fresh.int_bytes ? grown(need->ints, fresh.int_bytes, mg_pool.int_bytes)
+                                             : fresh.int_bytes;
     void *msg = mb != fresh.msg_bytes ? malloc(mb) : NULL;
     int *ints = ib != fresh.int_bytes ? malloc(ib) : NULL;
     int ok = (mb == fresh.msg_bytes || msg) && (ib == fresh.int_bytes || ints), all = 0;

@@ -12,7 +12,7 @@ typedef struct mg_pool_state {
     void *msg;
     int *ints;
     size_t msg_bytes, int_bytes; /* the pools' sizes; the limit of a communicator's scratch */
-    MPI_Comm self; /* private duplicate of MPI_COMM_SELF for typed local copies */
+    MPI_Comm self;               /* private duplicate of MPI_COMM_SELF for typed local copies */
 } mg_pool_state;
 
 extern mg_pool_state mg_pool;

@@ -45,11 +45,9 @@ static void round_of(job *j, int it, int c) {
     MPI_Reduce_scatter_block(s, d, c, MPI_INT, MPI_SUM, j->comm);
     for (int k = 0; k < c; k++) check(j, d[k] == 1000 * p * (p - 1) / 2 + p * (r * c + k + j->id));
     MPI_Scan(s, d, c, MPI_INT, MPI_SUM, j->comm);
-    for (int k = 0; k < c; k++)
-        check(j, d[k] == 1000 * r * (r + 1) / 2 + (r + 1) * (k + j->id));
+    for (int k = 0; k < c; k++) check(j, d[k] == 1000 * r * (r + 1) / 2 + (r + 1) * (k + j->id));
     MPI_Gather(s, c, MPI_INT, d, c, MPI_INT, root, j->comm);
-    for (int i = 0; r == root && i < p * c; i++)
-        check(j, d[i] == (i / c) * 1000 + i % c + j->id);
+    for (int i = 0; r == root && i < p * c; i++) check(j, d[i] == (i / c) * 1000 + i % c + j->id);
 }
 
 static void *work(void *arg) {
