@@ -39,16 +39,7 @@ run() {
     local app=$1 dir=$2
     shift 2
     rm -rf "$dir" && mkdir -p "$dir"
-    case $app in
-    hpcc)
-        hpcc_input "$dir" "$np"
-        (cd "$dir" && timeout 900 $mpirun env "$@" hpcc >out.txt 2>&1)
-        ;;
-    lammps)
-        (cd "$dir" && timeout 900 $mpirun env "$@" lmp -in /usr/share/lammps/examples/melt/in.melt \
-            -log none >out.txt 2>&1)
-        ;;
-    esac
+    app_launch "$app" "$dir" "$np" "$mpirun" "$@"
 }
 
 for app in hpcc lammps; do

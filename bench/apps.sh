@@ -20,6 +20,23 @@ hpcc_input() {
         >"$1/hpccinf.txt"
 }
 
+# One run of hpcc or LAMMPS in DIR (its input written there first), under MPIRUN with the
+# variables ENV, output in DIR/out.txt. app_launch APP DIR NP "MPIRUN" [ENV...]
+app_launch() {
+    local app=$1 dir=$2 np=$3 mpirun=$4
+    shift 4
+    case $app in
+    hpcc)
+        hpcc_input "$dir" "$np"
+        (cd "$dir" && timeout 900 $mpirun env "$@" hpcc >out.txt 2>&1)
+        ;;
+    lammps)
+        (cd "$dir" && timeout 900 $mpirun env "$@" lmp -in /usr/share/lammps/examples/melt/in.melt \
+            -log none >out.txt 2>&1)
+        ;;
+    esac
+}
+
 # The figures of merit of one hpcc or LAMMPS run in DIR: "name value better" lines (better: high
 # or low). app_merit APP DIR
 app_merit() {

@@ -44,14 +44,7 @@ run() {
     t0=$(date +%s.%N)
     case $app in
     coll_times) (cd "$dir" && timeout 900 $mpirun env "$@" "$work/bin/coll_times" >out.txt 2>&1) ;;
-    hpcc)
-        hpcc_input "$dir" "$np"
-        (cd "$dir" && timeout 900 $mpirun env "$@" hpcc >out.txt 2>&1)
-        ;;
-    lammps)
-        (cd "$dir" && timeout 900 $mpirun env "$@" lmp -in /usr/share/lammps/examples/melt/in.melt \
-            -log none >out.txt 2>&1)
-        ;;
+    hpcc | lammps) app_launch "$app" "$dir" "$np" "$mpirun" "$@" ;;
     esac
     echo "$(date +%s.%N) - $t0" | bc >"$dir/wall"
 }
