@@ -32,6 +32,13 @@ enum mpiguide_collective {
     MPIGUIDE_COLL_SCAN,
     MPIGUIDE_COLL_SCATTER,
     MPIGUIDE_COLL_SCATTERV,
+    /* nonblocking: the call starts the collective, the caller's wait or test completes it */
+    MPIGUIDE_COLL_IALLGATHER,
+    MPIGUIDE_COLL_IALLREDUCE,
+    MPIGUIDE_COLL_IALLTOALL,
+    MPIGUIDE_COLL_IBARRIER,
+    MPIGUIDE_COLL_IBCAST,
+    MPIGUIDE_COLL_IREDUCE,
     MPIGUIDE_COLL_COUNT
 };
 

@@ -47,8 +47,12 @@ int mg_libalg_name_coll(const char *name) {
     return -1;
 }
 
+/* The library's own selection, not an algorithm: "auto" (MPICH), "ignore" (Open MPI), and
+ * MPICH's "sched_auto" of the nonblocking collectives (the selection among its schedule-based
+ * algorithms, which MPICH 4.0.2 cannot run when forced: an assertion in mpir_coll.c aborts the
+ * job for every nonblocking collective, docs/library-algorithms.md). */
 int mg_libalg_item_is_default(const char *item) {
-    return !strcmp(item, "auto") || !strcmp(item, "ignore");
+    return !strcmp(item, "auto") || !strcmp(item, "ignore") || !strcmp(item, "sched_auto");
 }
 
 void mg_libalg_reset(int first) {

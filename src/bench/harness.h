@@ -116,6 +116,7 @@ typedef struct mg_call {
     const int *roots; /* --roots: the root of the k-th call of the measurement is */
     int nroots;       /* roots[k mod nroots] (NULL: always args.root) */
     int64_t kroot;
+    MPI_Request req; /* nonblocking collectives: the request args.request points to */
 } mg_call;
 
 MPI_Datatype mg_bench_datatype(const char *name); /* MPI_DATATYPE_NULL when unknown */

@@ -126,7 +126,7 @@ static int asia_latency(nrepctx *x, mg_call *c, double *l) {
 static int asia_t1(nrepctx *x, const mg_job *j, double *t1) {
     mg_call c;
     int64_t smallest = mg_dtype_size(x->no->bench.datatype);
-    if (j->coll == MPIGUIDE_COLL_BARRIER) smallest = 0;
+    if (mg_coll_blocking(j->coll) == MPIGUIDE_COLL_BARRIER) smallest = 0;
     int r = prepare(x, j, smallest, &c);
     if (r) return r < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
     mg_nrep_rule rule = x->no->rule;

@@ -601,11 +601,11 @@ int mg_bench_parse(int argc, char *const *argv, mg_bench_opts *o, char *err, siz
         o->calls[0] = mg_coll_lookup("MPI_Gatherv");
         o->ncalls = 1;
     }
-    if (!o->ncalls) {
+    if (!o->ncalls) { /* the blocking collectives; nonblocking ones only when named */
         o->calls = malloc(sizeof(int) * mg_ncolls);
         if (!o->calls) return mg_perr_fail(&e, "--calls-list", "out of memory");
-        for (int c = 0; c < mg_ncolls; c++) o->calls[c] = c;
-        o->ncalls = mg_ncolls;
+        for (int c = 0; c < mg_ncolls; c++)
+            if (!mg_coll_is_nb(c)) o->calls[o->ncalls++] = c;
     }
     if (!o->nalgs) {
         int rc = alg_item(&e, "--algs", MG_ALG_DEFAULT, o);
@@ -643,7 +643,7 @@ const char mg_bench_usage[] =
     "library's own algorithms (*_lib_*);\n"
     "one raw row per observation (docs/benchmark.md).\n"
     "\n"
-    "  --calls-list=A,B            MPI names (default: every collective)\n"
+    "  --calls-list=A,B            MPI names (default: every blocking collective)\n"
     "  --algs=a,b|all              algorithms: registry and library algorithm names\n"
     "                              (mpiguide info), default, tuned, mockups, library,\n"
     "                              all = default + mockups + library (default: default)\n"

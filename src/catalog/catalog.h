@@ -99,12 +99,20 @@ static inline int mg_coll_sizeless(int coll) {
 static inline int mg_coll_is_nb(int coll) {
     return (mg_coll_flags(coll) & MG_CF_NB) != 0;
 }
-/* The blocking rows come first; each nonblocking row follows them at the same position among
- * its own (MPI_Iallreduce is MPI_Allreduce + MG_CAT_NBLOCKING: catalog.c checks it). */
-#define MG_CAT_NBLOCKING (MG_CAT_SCATTERV + 1)
-/* The blocking collective of a call: itself, or the one a nonblocking collective starts. */
+/* The blocking collective of a call: itself, or the one a nonblocking collective starts
+ * (collectives.def's MG_NB_OF lines). */
 static inline int mg_coll_blocking(int coll) {
-    return coll >= MG_CAT_NBLOCKING ? coll - MG_CAT_NBLOCKING : coll;
+    switch (coll) {
+#define MG_COLL(...)
+#define MG_NB_OF(ID, B)                                                                            \
+    case MG_CAT_##ID:                                                                              \
+        return MG_CAT_##B;
+#include "collectives.def"
+#undef MG_NB_OF
+#undef MG_COLL
+    default:
+        return coll;
+    }
 }
 static inline int mg_coll_is_reduction(int coll) {
     return (mg_coll_flags(coll) & MG_CF_REDUCTION) != 0;
@@ -122,6 +130,7 @@ enum mg_size_source { MG_SIZE_RECV, MG_SIZE_SEND, MG_SIZE_RECVCOUNTS, MG_SIZE_NO
 
 static inline enum mg_size_source mg_size_source_of(int coll, int is_root) {
     if (mg_coll_sizeless(coll)) return MG_SIZE_NONE;
+    coll = mg_coll_blocking(coll);
     if (coll == MG_CAT_ALLGATHERV) return MG_SIZE_RECVCOUNTS;
     if (coll == MG_CAT_GATHER) return is_root ? MG_SIZE_RECV : MG_SIZE_SEND;
     if (coll == MG_CAT_SCATTER) return is_root ? MG_SIZE_SEND : MG_SIZE_RECV;

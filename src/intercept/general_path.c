@@ -67,7 +67,8 @@ static int shape_key(int coll, const mg_args *a, const mg_centry *e, mg_shape_me
     int recv = coll == MPIGUIDE_COLL_GATHER || coll == MPIGUIDE_COLL_REDUCE ? root
                : coll == MPIGUIDE_COLL_SCATTER ? !(root && (k->inplace & 2))
                                                : 1;
-    if (coll == MPIGUIDE_COLL_BARRIER) send = recv = 0; /* no data: the communicator is all */
+    if (mg_coll_blocking(coll) == MPIGUIDE_COLL_BARRIER)
+        send = recv = 0; /* no data: the communicator is all */
     if ((send && !mg_tcache_get(a->sendtype, &ts)) || (recv && !mg_tcache_get(a->recvtype, &ts)))
         return 0;
     return !k->op || mg_ocache_get(a->op, &idx) != MG_OPC_USER;
@@ -137,9 +138,14 @@ int mg_intercept_alg(int coll, int alg, int tuned, const mg_args *a, int64_t msi
         !mg_cfg.tune_user_ops)
         o = -2;
     if (o == MPIGUIDE_RAN_MOCKUP) {
-        /* a profile's entry checks itself (guard.c); unsampled calls come back here */
-        if (tuned && mg_rt.s.guard && mg_guard_run(coll, alg, a, s, msize, rc)) return 1;
-        if (mg_rt.s.verify)
+        /* a profile's entry checks itself (guard.c); unsampled calls come back here. Not a
+         * nonblocking collective: its start is not its cost, and its completion is the
+         * application's (docs/interception.md "Nonblocking collectives"). */
+        if (tuned && mg_rt.s.guard && !mg_coll_is_nb(coll) &&
+            mg_guard_run(coll, alg, a, s, msize, rc))
+            return 1;
+        /* MPIGUIDE_VERIFY compares results at once, which a started collective has not yet */
+        if (mg_rt.s.verify && !mg_coll_is_nb(coll))
             *rc = mg_verify_run(alg, a, s, msize, &ran);
         else
             ran = mg_dispatch_run(alg, a, s, rc);
@@ -153,7 +159,7 @@ int mg_intercept_alg(int coll, int alg, int tuned, const mg_args *a, int64_t msi
         o = ran == 2 ? MPIGUIDE_FALLBACK_ARGS : MPIGUIDE_FALLBACK_LIBRARY;
     }
     mg_count(coll, fallback_counter(o, declined));
-    if (ran != 1 && mg_rt.s.verify) return 1;
+    if (ran != 1 && mg_rt.s.verify && !mg_coll_is_nb(coll)) return 1;
     if (mg_intercept_repair(coll, a, msize, rc)) return 1;
     seen(coll, msize, coll);
     return 0;
@@ -185,7 +191,9 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     }
     int alg = mg_pick(coll, p, msize, ci->esize, a->op, e, &ci->sel);
     if (alg == coll) {
-        int online = mg_online_on && mg_rt.s.forced[coll] < 0 ? mg_online_call(coll, a, ci, rc) : 0;
+        int online = mg_online_on && mg_rt.s.forced[coll] < 0 && !mg_coll_is_nb(coll)
+                         ? mg_online_call(coll, a, ci, rc)
+                         : 0;
         if (online) return online > 0; /* ran, or the default is due as it is */
         if (mg_intercept_repair(coll, a, msize, rc)) return 1;
         seen(coll, msize, coll);
@@ -202,7 +210,9 @@ int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args
         mg_callinfo ci;
         double t0 = PMPI_Wtime();
         if (!mg_intercept(coll, a, &rc, &ci)) rc = mg_run_default(coll, a);
-        mg_record_note(coll, a, &ci, t0, PMPI_Wtime());
+        /* a started nonblocking collective is noted when a wait or test completes it */
+        if (!mg_coll_is_nb(coll) || rc != MPI_SUCCESS || !mg_nb_started(coll, a, &ci, t0))
+            mg_record_note(coll, a, &ci, t0, PMPI_Wtime());
         return rc;
     }
     if (alg == MG_GENERAL ? mg_intercept(coll, a, &rc, NULL)

@@ -376,7 +376,7 @@ mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt
  * count vector, whose entries the key does not hold. coll is a constant: this folds. */
 static inline int mg_memo_fixes_shape(int coll) {
     return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER ||
-           coll == MG_CAT_BARRIER;
+           mg_coll_blocking(coll) == MG_CAT_BARRIER;
 }
 
 #ifdef MPIGUIDE_TEST_ALGORITHMS
@@ -453,6 +453,19 @@ int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args
 int mg_record_start(void);
 /* Accounts one call that took [t0, t1] (large-count entry points). */
 void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0, double t1);
+/* The same with the communicator's layout given (ci->e unused) and whether a wait or test
+ * completed the call (nonblocking collectives: nb_complete.c). */
+void mg_record_note_at(int coll, const mg_args *a, const mg_callinfo *ci, int nodes, int ppn,
+                       int completed, double t0, double t1);
+/* ---- nonblocking collectives in the accounting (nb_complete.c) ----
+ * Started collectives whose completion is awaited; the wrappers of MPI_Wait* and MPI_Test*
+ * look further only while it is not 0. */
+extern int mg_nb_pending;
+/* The general path started coll with a->request: keep it until a wait or test completes it.
+ * 0 when it cannot be kept (the caller notes the start call alone). */
+int mg_nb_started(int coll, const mg_args *a, const mg_callinfo *ci, double t0);
+/* MPI_Finalize: notes the collectives never seen completing with their start call's time. */
+void mg_nb_flush(void);
 /* nodes and ppn of a communicator (cache miss, only while accounting). */
 void mg_record_layout(MPI_Comm comm, mg_centry *e);
 /* Collective over MPI_COMM_WORLD at MPI_Finalize: the largest values over ranks on rank 0,

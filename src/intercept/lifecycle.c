@@ -108,7 +108,10 @@ void mg_intercept_stop(void) {
     mg_general = 0;
     if (mg_rt.usable && !mg_rt.s.off && mg_report_on) mg_guard_agree();
     if (mg_online_on) mg_online_finish();
-    if (mg_acct_on) mg_record_finish();
+    if (mg_acct_on) {
+        mg_nb_flush();
+        mg_record_finish();
+    }
     if (mg_rt.usable && !mg_rt.s.off) mg_report_write();
     mg_guard_stop();
     if (mg_online_on) mg_online_stop();

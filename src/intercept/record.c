@@ -44,6 +44,7 @@ typedef struct slot {
     int used;
     int last_root;
     uint64_t calls, covered, mockup, other_type, b2b, sizes_other, roots_other, rotations;
+    uint64_t completed; /* nonblocking: calls whose completion a wait or test saw */
     double time, covered_time;
     int nsizes, nroots;
     mg_rec_size sizes[MG_REC_SIZES];
@@ -57,6 +58,7 @@ typedef struct slot {
 typedef struct wire {
     skey k;
     uint64_t calls, covered, mockup, other_type, b2b, sizes_other, roots_other, rotations;
+    uint64_t completed;
     double time, covered_time, median;
     int32_t nsizes, nroots;
     mg_rec_size sizes[MG_REC_SIZES];
@@ -337,22 +339,21 @@ static void v_of(int coll, const mg_args *a, const mg_callinfo *ci, vinfo *v) {
 }
 
 void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0, double t1) {
-    if (!tab || ci->msize < 0 || ci->p < 1) return;
     const mg_centry *e = ci->e;
+    mg_record_note_at(coll, a, ci, e ? e->nodes : 0, e ? e->ppn : 0, 0, t0, t1);
+}
+
+void mg_record_note_at(int coll, const mg_args *a, const mg_callinfo *ci, int nodes, int ppn,
+                       int completed, double t0, double t1) {
+    if (!tab || ci->msize < 0 || ci->p < 1) return;
     double dt = t1 - t0 > 0 ? t1 - t0 : 0;
     int idx = NAME_NONE;
     vinfo v = {ci->type, ci->esize, -1, 0, ci->msize};
     if (mg_coll_is_v(coll)) v_of(coll, a, ci, &v);
-    int none = coll == MPIGUIDE_COLL_BARRIER; /* no datatype at all */
-    skey k = {coll,
-              ci->p,
-              e ? e->nodes : 0,
-              e ? e->ppn : 0,
-              none ? NAME_NONE : type_index(v.type),
-              none ? 0 : v.esize,
-              NAME_NONE,
-              0,
-              0};
+    int none = mg_coll_blocking(coll) == MPIGUIDE_COLL_BARRIER; /* no datatype at all */
+    skey k = {
+        coll,      ci->p, nodes, ppn, none ? NAME_NONE : type_index(v.type), none ? 0 : v.esize,
+        NAME_NONE, 0,     0};
     if (mg_coll_is_reduction(coll)) {
         mg_ocache_get(a->op, &idx);
         k.op = idx >= 0 ? idx : OP_USER;
@@ -365,6 +366,7 @@ void mg_record_note(int coll, const mg_args *a, const mg_callinfo *ci, double t0
     slot *s = find(&k);
     if (s) {
         s->calls++;
+        s->completed += completed != 0;
         s->time += dt;
         if (s->hist[time_bin(dt)] < UINT32_MAX) s->hist[time_bin(dt)]++;
         if (covered) s->covered++, s->covered_time += dt, s->mockup += ci->mockup != 0;
@@ -413,6 +415,7 @@ static wire *pack(int cap, int *n) {
         x->calls = s->calls, x->covered = s->covered, x->mockup = s->mockup;
         x->other_type = s->other_type, x->b2b = s->b2b, x->sizes_other = s->sizes_other;
         x->roots_other = s->roots_other, x->rotations = s->rotations;
+        x->completed = s->completed;
         x->time = s->time, x->covered_time = s->covered_time, x->median = median_of(s);
         x->nsizes = s->nsizes, x->nroots = s->nroots;
         memcpy(x->sizes, s->sizes, sizeof x->sizes);
@@ -436,6 +439,7 @@ static void merge_into(mg_rec_row *r, const wire *x) {
     r->sizes_other = MAX(r->sizes_other, x->sizes_other);
     r->roots_other = MAX(r->roots_other, x->roots_other);
     r->rotations = MAX(r->rotations, x->rotations);
+    r->completed = MAX(r->completed, x->completed);
     r->time_s = MAX(r->time_s, x->time);
     r->covered_s = MAX(r->covered_s, x->covered_time);
     r->median_s = MAX(r->median_s, x->median);

@@ -6,7 +6,11 @@
  * previous text ends in `)` or in the word "algorithm" (as MPICH's explanations do); the other
  * names are split with the words of those unambiguous names from every description (the
  * longest suffix made only of known words). A line break before a name is taken as is, so a
- * library that keeps its line breaks parses exactly. Pure. */
+ * library that keeps its line breaks parses exactly. The nonblocking collectives' descriptions
+ * add two glues: "algorithmssched_naive" (an explanation ending in "algorithms": the name after
+ * "algorithms" is taken where its first word starts other names and the one after "algorithm"
+ * does not), and "receivestsp_ring" (the longest suffix, not right after `_`, whose first word
+ * starts unambiguous names, before the known-words rule, which would give "ring"). Pure. */
 #include "libalg.h"
 #include <ctype.h>
 #include <string.h>
@@ -68,18 +72,55 @@ static void add_word(mg_desc_vocab *v, const char *w, size_t n) {
     v->word[v->n++][n] = 0;
 }
 
+/* Length of the first `_`-separated word of s[0..n). */
+static size_t first_word(const char *s, size_t n) {
+    size_t k = 0;
+    while (k < n && s[k] != '_') k++;
+    return k;
+}
+
+static int is_lead(const mg_desc_vocab *v, const char *w, size_t n) {
+    size_t k = first_word(w, n);
+    for (int i = 0; i < v->nlead; i++)
+        if (strlen(v->lead[i]) == k && !strncmp(v->lead[i], w, k)) return 1;
+    return 0;
+}
+
+static void add_lead(mg_desc_vocab *v, const char *w, size_t n) {
+    size_t k = first_word(w, n);
+    if (!k || k >= sizeof v->lead[0] || is_lead(v, w, n) ||
+        v->nlead >= (int)(sizeof v->lead / sizeof v->lead[0]))
+        return;
+    memcpy(v->lead[v->nlead], w, k);
+    v->lead[v->nlead++][k] = 0;
+}
+
+static void add_words(mg_desc_vocab *v, const char *w, size_t k) {
+    for (size_t a = 0, b = 0; b <= k; b++)
+        if (b == k || w[b] == '_') {
+            add_word(v, w + a, b - a);
+            a = b + 1;
+        }
+}
+
+/* "algorithms" + name glued: an explanation ending in "algorithm" or in "algorithms". */
+static int plural_glue(const char *t, size_t n) {
+    return n > 10 && !strncmp(t, "algorithms", 10);
+}
+
 void mg_desc_vocab_add(mg_desc_vocab *v, const char *desc) {
     size_t st[64], ln[64];
     int nl[64];
     int n = tokens(desc, st, ln, 64, nl);
     for (int i = 0; i < n; i++) {
-        size_t k = sure_split(desc + st[i], ln[i], nl[i]);
-        const char *w = desc + st[i] + ln[i] - k;
-        for (size_t a = 0, b = 0; b <= k; b++)
-            if (b == k || w[b] == '_') {
-                add_word(v, w + a, b - a);
-                a = b + 1;
-            }
+        const char *t = desc + st[i];
+        size_t k = sure_split(t, ln[i], nl[i]);
+        const char *w = t + ln[i] - k;
+        add_words(v, w, k);
+        if (plural_glue(t, ln[i]) && !nl[i]) /* both readings' words; neither starts names */
+            add_words(v, t + 10, ln[i] - 10);
+        else if (k)
+            add_lead(v, w, k);
     }
 }
 
@@ -102,6 +143,13 @@ int mg_desc_items(const char *desc, const mg_desc_vocab *v, char items[][MG_LIBA
     for (int i = 0; i < n && out < max; i++) {
         const char *t = desc + st[i];
         size_t k = sure_split(t, ln[i], nl[i]);
+        if (k && plural_glue(t, ln[i]) && !nl[i] && is_ident(t + 10, ln[i] - 10) &&
+            is_lead(v, t + 10, ln[i] - 10) && !is_lead(v, t + 9, ln[i] - 9))
+            k = ln[i] - 10;
+        if (!k) /* a suffix that starts like other names */
+            for (size_t s = 1; s < ln[i] && !k; s++)
+                if (t[s - 1] != '_' && is_ident(t + s, ln[i] - s) && is_lead(v, t + s, ln[i] - s))
+                    k = ln[i] - s;
         if (!k) /* the longest suffix of known words, else the longest that is a name */
             for (size_t s = 1; s < ln[i] && !k; s++)
                 if (is_ident(t + s, ln[i] - s) && all_known(v, t + s, ln[i] - s)) k = ln[i] - s;

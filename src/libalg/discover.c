@@ -59,17 +59,19 @@ static int cvar_info(int idx, char *name, int nlen, MPI_Datatype *dt, MPI_T_enum
     return PMPI_T_cvar_get_info(idx, name, &nlen, &verb, dt, en, desc, &dlen, &bind, &scope);
 }
 
-/* The control variable of collective c under one of the two naming schemes; -1 when none. */
+/* The control variable of collective c under one of the naming schemes; -1 when none. Open MPI's
+ * nonblocking collectives are libnbc's (coll_libnbc_<coll>_algorithm, read at every start). */
 static int find_var(int c, char *name, size_t len) {
     char up[64];
     const char *s = mg_coll_short(c);
     size_t i = 0;
     for (; s[i] && i + 1 < sizeof up; i++) up[i] = (char)toupper((unsigned char)s[i]);
     up[i] = 0;
-    const char *pattern[] = {"coll_tuned_%s_algorithm", "MPIR_CVAR_%s_INTRA_ALGORITHM"};
-    for (int k = 0; k < 2; k++) {
+    const char *pattern[] = {"coll_tuned_%s_algorithm", "MPIR_CVAR_%s_INTRA_ALGORITHM",
+                             "coll_libnbc_%s_algorithm"};
+    for (int k = 0; k < 3; k++) {
         int idx;
-        snprintf(name, len, pattern[k], k ? up : s);
+        snprintf(name, len, pattern[k], k == 1 ? up : s);
         if (PMPI_T_cvar_get_index(name, &idx) == MPI_SUCCESS) return idx;
     }
     return -1;

@@ -65,8 +65,9 @@ unsigned mg_libalg_decline_mask(unsigned restrict_bits);
  * each description into its items (index = the variable's value). Returns the number of items,
  * or -1 when the text has no item list. */
 typedef struct mg_desc_vocab {
-    int n;
+    int n, nlead;
     char word[256][32];
+    char lead[64][32]; /* first words of the unambiguous names ("sched", "tsp") */
 } mg_desc_vocab;
 void mg_desc_vocab_add(mg_desc_vocab *v, const char *desc);
 int mg_desc_items(const char *desc, const mg_desc_vocab *v, char items[][MG_LIBALG_ITEM], int max);

@@ -82,6 +82,46 @@ static const struct {
     {"mpich", "reduce_scatter_block", "pairwise", MG_LR_COMMUTE, "commutative ops only"},
     {"mpich", "reduce_scatter_block", "recursive_halving", MG_LR_COMMUTE, "commutative ops only"},
     {"mpich", "scan", "smp", MG_LR_MULTINODE, "jobs on several nodes only"},
+    /* Open MPI libnbc (nonblocking): its own selection sends only commutative ops to these
+     * orders of combination, and a chain broadcast cuts segments in elements of each rank's own
+     * datatype (coll_libnbc_ibcast_skip_dt_decision's warning); that needs the agreement of
+     * MG_LR_SAME_TYPE, which a nonblocking start cannot make, so it always declines. */
+    {"openmpi", "iallreduce", "ring", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "iallreduce", "binomial", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "iallreduce", "rabenseifner", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "iallreduce", "recursive_doubling", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "ireduce", "chain", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "ireduce", "binomial", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "ireduce", "rabenseifner", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "ibcast", "chain", MG_LR_SAME_TYPE,
+     "the same count and type size on every rank, which a start cannot check: never runs"},
+    /* MPICH 4.0 nonblocking: the conditions of the blocking algorithms of the same design
+     * (above), and commutative ops for the schedules that combine in another order than the
+     * ranks' (MPICH's own selection sends non-commutative ops to none of them). */
+    {"mpich", "iallgather", "sched_recursive_doubling", MG_LR_POF2, "power-of-two sizes only"},
+    {"mpich", "iallreduce", "sched_smp", MG_LR_MULTINODE | MG_LR_COMMUTE,
+     "jobs on several nodes and commutative ops only"},
+    {"mpich", "iallreduce", "sched_reduce_scatter_allgather",
+     MG_LR_COMMUTE | MG_LR_BUILTIN | MG_LR_COUNT_POF2,
+     "predefined commutative ops and count >= the largest power of two <= p only"},
+    {"mpich", "iallreduce", "tsp_recexch_single_buffer", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "iallreduce", "tsp_recexch_multiple_buffer", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "iallreduce", "tsp_tree", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "iallreduce", "tsp_ring", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "iallreduce", "tsp_recexch_reduce_scatter_recexch_allgatherv", MG_LR_COMMUTE,
+     "commutative ops only"},
+    {"mpich", "ibcast", "sched_smp", MG_LR_MULTINODE, "jobs on several nodes only"},
+    {"mpich", "ireduce", "sched_smp", MG_LR_MULTINODE | MG_LR_COMMUTE,
+     "jobs on several nodes and commutative ops only"},
+    {"mpich", "ireduce", "sched_reduce_scatter_gather",
+     MG_LR_COMMUTE | MG_LR_BUILTIN | MG_LR_COUNT_POF2,
+     "predefined commutative ops and count >= the largest power of two <= p only"},
+    {"mpich", "ireduce", "tsp_tree", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "ireduce", "tsp_ring", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "ialltoall", "sched_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
+    {"mpich", "ialltoall", "sched_brucks", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    {"mpich", "ialltoall", "sched_pairwise", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    {"mpich", "ialltoall", "sched_permuted_sendrecv", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])

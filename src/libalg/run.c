@@ -5,7 +5,10 @@
  * delete callback frees it. MPICH reads MPIR_CVAR_<COLL>_INTRA_ALGORITHM at every call on its
  * MPIR path, so the variable (and the switch to that path) is set for the call and restored.
  * Every decision uses values shared by all ranks; a failure to create a shadow is agreed with
- * one PMPI_Allreduce, so every rank falls back together. */
+ * one PMPI_Allreduce, so every rank falls back together. A nonblocking collective (Open MPI's
+ * libnbc reads coll_libnbc_<coll>_algorithm at every start, like MPICH) is set, started and
+ * restored on both MPIs, and never communicates before its start: a start must not wait for
+ * the other ranks (docs/interception.md "Nonblocking collectives"). */
 #include "runtime/mpi_defects.h"
 #include "libalg_mpi.h"
 #include "runtime/scratch.h"
@@ -49,6 +52,9 @@ unsigned mg_libalg_declines(int alg, const mg_args *a, const mg_shape *s) {
     if (e->coll == MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts is the same on every rank */
         for (int i = 1; i < s->p; i++) c.regular &= a->recvcounts[i] == a->recvcounts[0];
     unsigned why = mg_libalg_check(e->restrict_bits, &c);
+    /* the agreement MG_LR_SAME_TYPE needs is a collective call: a start may not make one */
+    if (!why && (e->restrict_bits & MG_LR_SAME_TYPE) && mg_coll_is_nb(e->coll))
+        why = MPIGUIDE_DECLINE_DATATYPE;
     /* The library's own algorithm may run into a known defect of this MPI where its default
      * does not (Open MPI's op/avx sums in reduce_scatter_block_lib_basic_linear): a call whose
      * shared facts meet or may meet an entry runs the default, which is what the untuned
@@ -245,7 +251,8 @@ int mg_libalg_run(int alg, const mg_args *a, int *rc) {
     const mg_libalg *e = mg_libalg_by_id(alg);
     if (!e) return 0;
     if ((e->restrict_bits & MG_LR_SAME_TYPE) && !same_type_everywhere(e, a)) return 2;
-    return !strcmp(e->mpi, "openmpi") ? run_shadow(e, a, rc) : run_set(e, a, rc);
+    return !strcmp(e->mpi, "openmpi") && !mg_coll_is_nb(e->coll) ? run_shadow(e, a, rc)
+                                                                 : run_set(e, a, rc);
 }
 
 void mg_libalg_stop(void) {

@@ -11,7 +11,7 @@ int mg_shape_of(int coll, const mg_args *a, mg_shape *s) {
     if ((rc = PMPI_Comm_test_inter(a->comm, &s->inter)) != MPI_SUCCESS) return rc;
     if ((rc = PMPI_Comm_size(a->comm, &s->p)) != MPI_SUCCESS) return rc;
     if ((rc = PMPI_Comm_rank(a->comm, &s->rank)) != MPI_SUCCESS) return rc;
-    if (coll == MPIGUIDE_COLL_BARRIER) {
+    if (mg_coll_blocking(coll) == MPIGUIDE_COLL_BARRIER) {
         s->msize = 0;
         return MPI_SUCCESS;
     }

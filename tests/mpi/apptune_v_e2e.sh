@@ -1,18 +1,23 @@
 #!/bin/sh
 # End to end of issue 27: every collective an application calls. An MPI program of the test
-# suite (apptune_v_app: MPI_Gatherv with irregular counts, MPI_Allgatherv, MPI_Alltoallv and
-# MPI_Barrier on MPI_COMM_WORLD and on a split of half its size) is recorded (MPIGUIDE_RECORD),
+# suite (apptune_v_app: MPI_Gatherv with irregular counts, MPI_Allgatherv, MPI_Alltoallv,
+# MPI_Barrier and MPI_Iallreduce completed by MPI_Wait or MPI_Waitall, on MPI_COMM_WORLD and on
+# a split of half its size) is recorded (MPIGUIDE_RECORD), its MPI_Iallreduce rows with every
+# completion seen,
 # `tune --for` plans from the record (the v-collectives with the problem type their counts
-# matched) and tunes with the test variant whose MPI_Allgatherv default is 200 us slower, and
+# matched) and tunes with the test variant whose MPI_Allgatherv and MPI_Iallreduce defaults are
+# 200 us slower (the nonblocking one measured as start + wait, its candidates the library's
+# algorithms through coll_libnbc_iallreduce_algorithm or MPIR_CVAR_IALLREDUCE_INTRA_ALGORITHM), and
 # the tuned run's report must show every call of every one of them covered by a measured
-# decision on both communicator sizes, with correct results; MPI_Allgatherv, whose default is
-# slow, must run an alternative (the padding mock-up or a library algorithm) unless tune said
-# the timings were not trustworthy.
+# decision on both communicator sizes, with correct results; MPI_Allgatherv and MPI_Iallreduce,
+# whose defaults are slow, must run an alternative (the padding mock-up or a library algorithm;
+# for MPI_Iallreduce a library algorithm set for that start) unless tune said the timings were not
+# trustworthy.
 # usage: apptune_v_e2e.sh MPIGUIDE_TESTALGS_BIN TESTALGS_LIB APP MPIEXEC NP WORKDIR
 set -u
 bin=$1 lib=$2 app=$3 mpiexec=$4 np=$5 work=$6
 half=$((np / 2))
-colls="MPI_Gatherv MPI_Allgatherv MPI_Alltoallv MPI_Barrier"
+colls="MPI_Gatherv MPI_Allgatherv MPI_Alltoallv MPI_Barrier MPI_Iallreduce"
 fail() {
     echo "FAIL: $*"
     for f in tune.log record.txt out/plan.txt report.txt; do
@@ -33,10 +38,12 @@ for p in "$np" "$half"; do
     done
     grep -Eq "^MPI_Gatherv p=$p .* datatype=MPI_INT .* block=[0-9]+ spread=[a-z]+:4 roots=0:4" record.txt ||
         fail "the MPI_Gatherv row for p=$p lacks its datatype, block, spread or root"
+    grep -Eq "^MPI_Iallreduce p=$p .* datatype=MPI_DOUBLE .* op=MPI_SUM .* calls=4 .* completed=4$" record.txt ||
+        fail "the MPI_Iallreduce row for p=$p lacks its datatype, op or its 4 completions"
 done
 
 # 2. plan from the record and tune, the default of MPI_Allgatherv made slow in the measurements
-launcher="$mpiexec -n $np env MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allgatherv"
+launcher="$mpiexec -n $np env MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allgatherv,MPI_Iallreduce"
 timeout 600 "$bin" tune --launcher "$launcher" --for record.txt -o out --launches 1 --cover 1 \
     --nrep 20 --time-ms 200 --quiet >tune.log 2>&1 || fail "tune --for exited with $?"
 for p in "$np" "$half"; do
@@ -65,13 +72,17 @@ for p in "$np" "$half"; do
             fail "$c p=$p not fully covered: $line"
         echo "$c p=$p: $covered of $calls calls covered"
     done
-    line=$(grep "^#@mpiguide coverage MPI_Allgatherv p=$p " report.txt)
-    mockup=$(printf '%s\n' "$line" | sed -n 's/.* mockup=\([0-9]*\).*/\1/p')
-    if [ "$p" -gt 1 ] && [ "$mockup" -eq 0 ]; then
-        said=$(grep -m1 'timings are not trustworthy' tune.log) ||
-            fail "MPI_Allgatherv p=$p: the slow default still ran: $line"
-        echo "MPI_Allgatherv p=$p: no alternative ran, and tune said: $said"
-    fi
+    for c in MPI_Allgatherv MPI_Iallreduce; do
+        line=$(grep "^#@mpiguide coverage $c p=$p " report.txt)
+        mockup=$(printf '%s\n' "$line" | sed -n 's/.* mockup=\([0-9]*\).*/\1/p')
+        if [ "$p" -gt 1 ] && [ "$mockup" -eq 0 ]; then
+            said=$(grep -m1 'timings are not trustworthy' tune.log) ||
+                fail "$c p=$p: the slow default still ran: $line"
+            echo "$c p=$p: no alternative ran, and tune said: $said"
+        else
+            echo "$c p=$p: an alternative ran in $mockup calls"
+        fi
+    done
 done
 grep -q "^#@mpiguide uncovered" report.txt && fail "the report names uncovered calls"
 echo "1 passed, 0 failed"

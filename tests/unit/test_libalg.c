@@ -50,7 +50,7 @@ static void naming(void) {
         CHECK(mg_libalg_name_coll(parse[i].name) == parse[i].coll, "name_coll(%s) = %d",
               parse[i].name, mg_libalg_name_coll(parse[i].name));
     CHECK(mg_libalg_item_is_default("auto") && mg_libalg_item_is_default("ignore") &&
-              !mg_libalg_item_is_default("ring"),
+              mg_libalg_item_is_default("sched_auto") && !mg_libalg_item_is_default("ring"),
           "auto and ignore are the default");
 }
 
@@ -137,6 +137,24 @@ static void descriptions(void) {
     n = mg_desc_items(d3, &v, items, 16);
     CHECK(n == 3 && !strcmp(items[2], "linear_sync"), "line breaks kept: %d items", n);
     CHECK(mg_desc_items("no items here", &v, items, 16) == -1, "no list: -1");
+    /* MPICH 4.0's nonblocking descriptions: an explanation ending in "algorithms" before a name
+     * whose first word starts other names, and a name glued to "receives" */
+    const char *d4 = "Variable to select iallreduce algorithmauto - Internal algorithm selection "
+                     "(x)sched_auto - Internal selection for sched-based algorithmssched_naive  "
+                     "- Force naive algorithmsched_smp  - Force smp algorithmtsp_tree - Force "
+                     "tree with single buffer for receivestsp_recexch_multiple_buffer  - Force "
+                     "the last";
+    mg_desc_vocab_add(&v, d4);
+    static const char *want4[] = {"auto",      "sched_auto", "sched_naive",
+                                  "sched_smp", "tsp_tree",   "tsp_recexch_multiple_buffer"};
+    n = mg_desc_items(d4, &v, items, 16);
+    CHECK(n == 6, "nonblocking description: %d items", n);
+    for (int i = 0; i < n && i < 6; i++)
+        CHECK(!strcmp(items[i], want4[i]), "item %d: %s, expected %s", i, items[i], want4[i]);
+    n = mg_desc_items(d1, &v, items, 16); /* the blocking names stay as they were */
+    for (int i = 0; i < n && i < 6; i++)
+        CHECK(!strcmp(items[i], want1[i]), "after d4: item %d: %s, expected %s", i, items[i],
+              want1[i]);
     CHECK(mg_desc_index("Select.all     - Always the devicenone    - Never the devicepercoll - "
                         "Per collective",
                         "none") == 1,
