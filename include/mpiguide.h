@@ -45,7 +45,8 @@ enum mpiguide_collective {
 /* The arguments of any collective call. Unused fields are ignored. Reductions and
  * MPI_Bcast carry their count in recvcount (and sendcount) and their datatype in recvtype
  * (and sendtype); MPI_Bcast's buffer is recvbuf. request: where a nonblocking collective
- * (MPI_I*) puts its request (the caller completes it); ignored by blocking ones. */
+ * (MPI_I*) puts its request (the caller completes it; NULL: MPI_ERR_REQUEST); ignored by
+ * blocking ones. */
 typedef struct mpiguide_args {
     const void *sendbuf;
     void *recvbuf;

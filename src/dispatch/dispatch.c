@@ -67,6 +67,11 @@ int mg_dispatch_plan(int alg, const mg_args *a, mg_shape *s, unsigned *declined,
         *err = MPI_ERR_ARG;
         return -1;
     }
+    /* a nonblocking collective puts its request where the arguments say: none, no start */
+    if (mg_coll_is_nb(mg_alg_coll(alg)) && !a->request) {
+        *err = MPI_ERR_REQUEST;
+        return -1;
+    }
     if (kind == MPIGUIDE_KIND_DEFAULT) return MPIGUIDE_RAN_DEFAULT;
     if (kind == MPIGUIDE_KIND_MOCKUP ? !mg_pool.ready : !mg_libalg_ready())
         return MPIGUIDE_FALLBACK_OFF;

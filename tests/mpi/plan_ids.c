@@ -2,7 +2,9 @@
  * defaults, the mock-ups and the library algorithms this MPI has (the dispatcher plans every
  * kind alike). Each id runs once on a plain call of its collective (16 MPI_INT per block,
  * MPI_SUM, root 0, MPI_COMM_WORLD); the plan must succeed, name what the run then did, and the
- * result must equal the library's own collective's. */
+ * result must equal the library's own collective's. A nonblocking collective is started with a
+ * request and waited for at once, and compared with its blocking counterpart; without a request
+ * its plan and run return MPI_ERR_REQUEST. */
 #include "mpitest.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +32,23 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < cap; i++) send[i] = (int)(rank * 1000 + i), ref[i] = got[i] = -1;
         mpiguide_args a = {send,   ref,     N,       N,       counts, displs,         counts,
                            displs, MPI_INT, MPI_INT, MPI_SUM, 0,      MPI_COMM_WORLD, NULL};
-        mt_reference(coll, &a);
+        const char *cname = mpiguide_collective_name(coll);
+        int blocking = cname[4] == 'I' ? mpiguide_collective_id(cname + 5) : coll;
+        MPI_Request req = MPI_REQUEST_NULL;
+        mt_reference(blocking, &a);
         a.recvbuf = got;
         int planned = -1, outcome = -1;
         unsigned pwhy = 0, why = 0;
+        if (blocking != coll) {
+            mt_check(blocking >= 0, "%s: no blocking counterpart", cname);
+            mt_check(mpiguide_plan(alg, &a, &planned, &pwhy) == MPI_ERR_REQUEST &&
+                         mpiguide_run(alg, &a, &outcome, &why) == MPI_ERR_REQUEST,
+                     "%s (id %d): no request, yet not MPI_ERR_REQUEST", name, alg);
+            a.request = &req;
+        }
         int prc = mpiguide_plan(alg, &a, &planned, &pwhy);
         int rc = mpiguide_run(alg, &a, &outcome, &why);
+        if (rc == MPI_SUCCESS && a.request) rc = MPI_Wait(a.request, MPI_STATUS_IGNORE);
         mt_check(prc == MPI_SUCCESS, "%s (id %d, kind %d): mpiguide_plan returned %d", name, alg,
                  kind, prc);
         mt_check(planned == outcome && pwhy == why,
