@@ -10,13 +10,15 @@
 # Run it alone on the machine (timings): flock -x /work/machine.lock bench/app_tune.sh
 # usage: bench/app_tune.sh [BUILD_DIR] [LAUNCHES] [NP]   (default build/openmpi, 5, 2)
 #        bench/app_tune.sh --report WORKDIR                 (the tables of an earlier run)
+#        APPS=lammps bench/app_tune.sh ...                  (some of the applications only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/apps.sh
 report_only=
+apps=${APPS:-hpcc lammps}
 if [ "${1:-}" = --report ]; then
     report_only=$2
-    set -- build/openmpi "$(ls "$report_only"/hpcc/default-*.fom | wc -l)" 2
+    set -- build/openmpi "$(ls "$report_only/${apps%% *}"/default-*.fom | wc -l)" 2
 fi
 build=$(cd "${1:-build/openmpi}" && pwd)
 launches=${2:-5}
@@ -42,7 +44,7 @@ run() {
     app_launch "$app" "$dir" "$np" "$mpirun" "$@"
 }
 
-for app in hpcc lammps; do
+for app in $apps; do
     [ -z "$report_only" ] || break
     w=$work/$app
     mkdir -p "$w"
@@ -70,7 +72,7 @@ echo "Tuning for the application: $np ranks, $(mpirun.openmpi --version | head -
 echo
 echo "Coverage of each collective by a measured decision, by calls and by time (tuned run, record of it):"
 printf '%-8s %-16s %8s %8s %12s %8s %9s %9s\n' application collective calls covered time_s covered mockup of_coll
-for app in hpcc lammps; do
+for app in $apps; do
     awk -v app=$app '
         function row(name, n, nc, tt, tc, m) {
             printf "%-8s %-16s %8d %7.1f%% %12.6f %7.1f%% %9d %8.1f%%\n", app, name, n,
@@ -91,7 +93,7 @@ for app in hpcc lammps; do
 done
 echo
 echo "Profile entries that chose a mock-up (all others are default ranges):"
-for app in hpcc lammps; do
+for app in $apps; do
     found=0
     for f in "$work/$app/tune/profiles"/*.prf; do
         [ -f "$f" ] || continue
@@ -105,7 +107,7 @@ done
 echo
 echo "Figures of merit, median over $launches launches, default (no libmpiguide) and tuned, interleaved:"
 printf '%-11s %-22s %14s %14s %10s\n' application figure default tuned tuned/def
-for app in hpcc lammps; do
+for app in $apps; do
     w=$work/$app
     fom_rows "$app" "$w" default tuned
 done

@@ -20,7 +20,7 @@
     "around them, with the recorded datatype, op, roots and back-to-back calls.\n"                 \
     "  --from RECORD     the record (required)\n"                                                  \
     "  -o FILE           write the input file there (default: standard output)\n"                  \
-    "  --cover F         share of the recorded collective time to plan for (default 0.95)\n"       \
+    "  --cover F         share of the recorded time and calls to plan for (default 0.95)\n"        \
     "  --np N            processes of the check job (default: the record's)\n"                     \
     "  --nrep N          observations per measurement (default 100)\n"                             \
     "  --time-ms T       time budget per measurement (default 500)\n"                              \

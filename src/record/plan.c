@@ -1,6 +1,7 @@
 /* The planner of plan.h: rows of the record, most time first, until the share --cover of the
- * recorded collective time is reached; one input line per (collective, communicator size)
- * with the sizes of its rows, the powers of two around them, and the conditions the
+ * recorded collective time is reached, most calls first until that share of the calls is, and
+ * every row with a notable share of either; one input line per (collective, communicator
+ * size) with the sizes of its rows, the powers of two around them, and the conditions the
  * application called it under. */
 #include "plan.h"
 #include "catalog/catalog.h"
@@ -108,6 +109,12 @@ static int same_group(const pgroup *g, const prow *r) {
 static int by_time(const void *a, const void *b) {
     const prow *x = a, *y = b;
     if (x->w->time_s != y->w->time_s) return x->w->time_s < y->w->time_s ? 1 : -1;
+    return x->w->line - y->w->line;
+}
+
+static int by_rcalls(const void *a, const void *b) {
+    const prow *x = a, *y = b;
+    if (x->w->calls != y->w->calls) return x->w->calls < y->w->calls ? 1 : -1;
     return x->w->line - y->w->line;
 }
 
@@ -268,22 +275,34 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
         rc = fail(err, errlen, rname, "out of memory");
         goto out;
     }
-    double total = 0, planned = 0;
+    double total = 0, planned = 0, calls = 0, pcalls = 0;
     int n = 0;
     for (int i = 0; i < r->nrows; i++) {
         total += r->rows[i].time_s;
+        calls += (double)r->rows[i].calls;
         rows[n++] = (prow){&r->rows[i], 0, NULL, NULL, 0, 0, 0};
     }
     if (!n || total <= 0) {
         rc = fail(err, errlen, rname, "no collective calls recorded: nothing to plan");
         goto out;
     }
+    /* rows by calls until the share of the calls is reached (a rare collective may take much
+     * more of the time once the others are faster), then by time until that share, and every
+     * row with a notable share of either (docs/record.md, rule 1) */
+    qsort(rows, (size_t)n, sizeof *rows, by_rcalls);
+    for (int i = 0; i < n && pcalls < o->cover * calls; i++) {
+        rows[i].picked = 1;
+        pcalls += (double)rows[i].w->calls;
+    }
     qsort(rows, (size_t)n, sizeof *rows, by_time);
-    /* rows by time until the share is reached */
     for (int i = 0; i < n && planned < o->cover * total; i++) {
         rows[i].picked = 1;
         planned += rows[i].w->time_s;
     }
+    for (int i = 0; i < n; i++)
+        if (rows[i].w->time_s >= MG_PLAN_NOTABLE * total ||
+            (double)rows[i].w->calls >= MG_PLAN_NOTABLE * calls)
+            rows[i].picked = 1;
     /* the measured conditions of every picked row, and per (collective, p) the group of rows
      * of one element size and op class with the most time */
     pgroup *groups = calloc((size_t)n, sizeof *groups);
@@ -367,16 +386,17 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
                 add_size(l->sizes, l->nsizes, cap, w->hi < INT64_MAX ? w->hi + 1 : w->hi, es);
         }
     }
-    double share = 0;
-    for (int k = 0; k < nlines; k++) share += lines[k].time;
+    double share = 0, cshare = 0;
+    for (int k = 0; k < nlines; k++) share += lines[k].time, cshare += (double)lines[k].calls;
     mg_sbuf_printf(&b, "# mpiguide plan from %s\n", rname);
     mg_sbuf_printf(&b, "# recorded: %s, %d processes (%d nodes x %d), %s, `%.200s`\n",
                    r->date[0] ? r->date : "?", r->nprocs, r->nodes, r->ppn, r->mpi_library,
                    r->command);
     mg_sbuf_printf(&b,
-                   "# these lines cover %.1f %% of the recorded collective time (%.6g of %.6g s; "
-                   "--cover %g) in a %d-process check\n",
-                   100 * share / total, share, total, o->cover, np);
+                   "# these lines cover %.1f %% of the recorded collective time (%.6g of %.6g s) "
+                   "and %.1f %% of the calls (--cover %g) in a %d-process check\n",
+                   100 * share / total, share, total, calls > 0 ? 100 * cshare / calls : 0.0,
+                   o->cover, np);
     char *nt = mg_sbuf_take(&notes);
     if (nt) mg_sbuf_printf(&b, "%s", nt);
     free(nt);

@@ -10,13 +10,16 @@
 #include <stdint.h>
 
 typedef struct mg_plan_opts {
-    double cover;    /* share of the recorded collective time to plan for, (0, 1] */
+    double cover;    /* share of the recorded collective time and calls to plan for, (0, 1] */
     int np;          /* processes of the check job; 0: the record's */
     const char *mpi; /* this build's MPI ("openmpi", "mpich"); NULL: no check */
     int64_t nrep;    /* observations per measurement */
     double time_ms;  /* time budget per measurement */
     int64_t batch;   /* --back-to-back for calls the record saw back to back */
 } mg_plan_opts;
+
+/* A row with at least this share of the recorded time or calls is planned whatever --cover. */
+#define MG_PLAN_NOTABLE 0.01
 
 void mg_plan_defaults(mg_plan_opts *o);
 

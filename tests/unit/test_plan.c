@@ -59,8 +59,9 @@ static void planning(void) {
     w->sizes_other = 5; /* the whole bucket 64..127 */
     w = row(&r, "MPI_Bcast", 4, "MPI_BYTE", 1, "-", 100, 10, 0.04);
     w->nroots = 1, w->roots[0] = (mg_rec_root){3, 10};
-    w = row(&r, "MPI_Bcast", 2, "MPI_BYTE", 1, "-", 8, 10, 0.005); /* beyond a 0.99 share */
-    w->nroots = 1, w->roots[0] = (mg_rec_root){0, 10};
+    /* beyond a 0.99 share of the time and of the calls, and under 1 % of either */
+    w = row(&r, "MPI_Bcast", 2, "MPI_BYTE", 1, "-", 8, 1, 0.005);
+    w->nroots = 1, w->roots[0] = (mg_rec_root){0, 1};
     /* Gatherv: decreasing counts of b = 100 on 4 ranks are 201+151+101+51 = 504 MPI_INTs */
     w = row(&r, "MPI_Gatherv", 4, "MPI_INT", 4, "-", 2016, 2, 0.019);
     w->lo = w->hi = 0, w->vrow = 1, w->block = 804, w->spread[MG_PROBLEM_DECREASING] = 2;
@@ -97,6 +98,7 @@ static void planning(void) {
         {"Gatherv's shapes said", "2 calls; counts shaped decreasing (2 calls), largest block 804",
          1},
         {"share", "# these lines cover 99.5 % of the recorded collective time", 1},
+        {"share of the calls", "and 99.4 % of the calls (--cover 0.99)", 1},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         CHECK((strstr(t, want[i].line) != NULL) == want[i].present, "%s: %s `%s` in\n%s",
@@ -118,6 +120,24 @@ static void planning(void) {
     CHECK(t && strstr(t, "\nMPI_Allreduce --comm-sizes=4 --datatype=MPI_DOUBLE --op=MPI_MAX "
                          "--msizes-list=64,128,256 "),
           "largest group:\n%s", t ? t : err);
+    free(t);
+    mg_record_free(&r);
+
+    /* beyond --cover 0.95 of the time: a Barrier with most of the calls but 0.5 % of the time
+     * (planned for the share of the calls: it may take far more once the rest is faster) and a
+     * Bcast of 1 call with 2 % of the time (a notable share); an Allgather with neither is not */
+    base(&r);
+    row(&r, "MPI_Allreduce", 4, "MPI_DOUBLE", 8, "MPI_SUM", 24, 100, 0.96);
+    w = row(&r, "MPI_Barrier", 4, "-", 0, "-", 0, 1000, 0.005);
+    snprintf(w->datatype, sizeof w->datatype, "-");
+    w = row(&r, "MPI_Bcast", 4, "MPI_BYTE", 1, "-", 64, 1, 0.02);
+    w->nroots = 1, w->roots[0] = (mg_rec_root){0, 1};
+    row(&r, "MPI_Allgather", 4, "MPI_BYTE", 1, "-", 64, 5, 0.004);
+    t = plan(&r, 0.95, 0, err);
+    CHECK(t && strstr(t, "\nMPI_Barrier --comm-sizes=4 ") &&
+              strstr(t, "\nMPI_Bcast --comm-sizes=4 ") && !strstr(t, "MPI_Allgather --comm") &&
+              strstr(t, "and 99.5 % of the calls"),
+          "calls and notable shares planned:\n%s", t ? t : err);
     free(t);
     mg_record_free(&r);
 
