@@ -250,6 +250,29 @@ static int read_config(const char *path, mg_config *cfg, mg_diag_fn diag, void *
     return bad;
 }
 
+/* A profile of a nonblocking collective has no guard in the run (docs/interception.md,
+ * "Nonblocking collectives": no time the wrappers see is the algorithm's, and no point in a
+ * start may agree on switching it off), so it applies only when the user asks for it. */
+static void drop_nonblocking(mg_profile_set *set, const char *ppath, mg_diag_fn diag, void *ctx) {
+    int kept = 0, dropped = 0;
+    for (int i = 0; i < set->n; i++) {
+        if (mg_coll_is_nb(set->v[i].coll)) {
+            mg_profile_free(&set->v[i]);
+            free(set->file[i]);
+            dropped++;
+            continue;
+        }
+        set->v[kept] = set->v[i];
+        set->file[kept++] = set->file[i];
+    }
+    set->n = kept;
+    if (dropped)
+        say(diag, ctx, 0, ppath,
+            "%d profile(s) of nonblocking collectives not applied: they have no guard in the run; "
+            "MPIGUIDE_NONBLOCKING=1 applies them",
+            dropped);
+}
+
 int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_t plen,
                      void **seltab, mg_profile_set *profiles, mg_diag_fn diag, void *ctx) {
     int errors = 0;
@@ -264,6 +287,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     s->verify = flag(env, "MPIGUIDE_VERIFY", &errors, diag, ctx);
     s->repair = flag(env, "MPIGUIDE_REPAIR", &errors, diag, ctx);
     s->guard = guard_flag(env, &errors, diag, ctx);
+    s->nonblocking = flag(env, "MPIGUIDE_NONBLOCKING", &errors, diag, ctx);
     int use_argv = flag(env, "MPIGUIDE_ARGV", &errors, diag, ctx);
     const char *rep = nonempty(env->get(env->ctx, "MPIGUIDE_REPORT"));
     if (rep && strcmp(rep, "0")) {
@@ -314,6 +338,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     if (config) errors += read_config(config, &s->cfg, diag, ctx);
     if (ppath) {
         errors += mg_profiles_load(ppath, profiles, diag, ctx);
+        if (!s->nonblocking) drop_nonblocking(profiles, ppath, diag, ctx);
         mg_libalg_resolve_profiles(profiles, mg_libalg_mpi(), diag, ctx);
         size_t bytes = 0;
         if (profiles->n && mg_seltab_build(profiles, seltab, &bytes))

@@ -59,7 +59,7 @@ done
 
 # 3. the tuned application: every call covered on both sizes, correct results
 timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$work/out/profiles" \
-    MPIGUIDE_REPORT="$work/report.txt" MPIGUIDE_RECORD="$work/tuned.txt" "$app" 4 >app2.log 2>&1 ||
+    MPIGUIDE_NONBLOCKING=1 MPIGUIDE_REPORT="$work/report.txt" MPIGUIDE_RECORD="$work/tuned.txt" "$app" 4 >app2.log 2>&1 ||
     fail "tuned run failed: $(cat app2.log)"
 grep -q "apptune_v_app: [0-9]* passed, 0 failed" app2.log || fail "tuned run: $(cat app2.log)"
 for p in "$np" "$half"; do
@@ -85,4 +85,20 @@ for p in "$np" "$half"; do
     done
 done
 grep -q "^#@mpiguide uncovered" report.txt && fail "the report names uncovered calls"
+
+# 4. without MPIGUIDE_NONBLOCKING the nonblocking profiles (which have no guard) are not applied,
+# one line says so, and the blocking ones still are
+timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$work/out/profiles" \
+    MPIGUIDE_REPORT="$work/report_nb0.txt" MPIGUIDE_RECORD="$work/tuned_nb0.txt" "$app" 4 \
+    >app3.log 2>&1 || fail "tuned run without MPIGUIDE_NONBLOCKING failed: $(cat app3.log)"
+grep -q "apptune_v_app: [0-9]* passed, 0 failed" app3.log || fail "run 4: $(cat app3.log)"
+[ "$(grep -c 'profile(s) of nonblocking collectives not applied' app3.log)" = 1 ] ||
+    fail "run 4 did not say once that the nonblocking profiles were left out: $(cat app3.log)"
+for p in "$np" "$half"; do
+    line=$(grep "^#@mpiguide coverage MPI_Iallreduce p=$p " report_nb0.txt) ||
+        fail "run 4: no MPI_Iallreduce p=$p coverage line"
+    case "$line" in *" covered=0 "* | *" covered=0") ;; *) fail "run 4 applied a nonblocking profile: $line" ;; esac
+    grep -Eq "^#@mpiguide coverage MPI_Allgatherv p=$p .* covered=[1-9]" report_nb0.txt ||
+        fail "run 4: MPI_Allgatherv p=$p lost its profile"
+done
 echo "1 passed, 0 failed"
