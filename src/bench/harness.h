@@ -48,8 +48,8 @@ typedef struct mg_clock_events {
 } mg_clock_events;
 
 typedef struct mg_harness {
-    MPI_Comm comm;  /* the calls under test run here (a duplicate of the world) */
-    MPI_Comm hcomm; /* synchronisation, decisions and result collection (another duplicate) */
+    MPI_Comm comm;  /* the calls under test run here: the caller's world (not freed here) */
+    MPI_Comm hcomm; /* synchronisation, decisions and result collection (its duplicate) */
     int rank, p;
     int sync;    /* mg_sync_method */
     int runtime; /* mg_runtime_type */
@@ -71,6 +71,8 @@ typedef struct mg_harness {
     int64_t batch; /* --back-to-back: calls per observation (1: single-call timing) */
 } mg_harness;
 
+/* The calls under test run on world, which the caller keeps (and frees, if it is its own)
+ * until after mg_harness_free; the harness talks on a duplicate of it. */
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
 void mg_harness_free(mg_harness *h);
 /* Fits the clock models again and re-measures the slack (collective; no-op without a clock).
