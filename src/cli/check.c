@@ -131,8 +131,9 @@ static void say_unchecked(const mg_bench_opts *v, int n, FILE *out) {
             if (!head++)
                 fprintf(out, "\nGuidelines left unchecked (--algs on the input line: their "
                              "mock-up was not measured):\n");
-            fprintf(out, "%s  %.*s %s", left++ ? "," : mg_coll_name(coll), (int)strcspn(g, ":"), g,
-                    mpiguide_algorithm_name(k));
+            fprintf(out, "%s%s%.*s %s", left ? ", " : mg_coll_name(coll), left ? "" : "  ",
+                    (int)strcspn(g, ":"), g, mpiguide_algorithm_name(k));
+            left++;
         }
         if (left) fputc('\n', out);
     }
