@@ -8,7 +8,6 @@
  * fill one row. */
 #define _GNU_SOURCE
 #include "intercept.h"
-#include "tree_gather.h"
 #include "runtime/mpi_family.h"
 #include "record/record.h"
 #include "util/diag.h"
@@ -602,23 +601,34 @@ static void write_record(const mg_record *r) {
 void mg_record_finish(void) {
     if (!tab) return;
     int me = mg_rt.rank, n = 0;
-    /* what fits one int of bytes at rank 0: the slots with the most time first */
+    /* what fits one MPI_Gatherv of bytes: the slots with the most time first */
     int cap = (int)((size_t)INT32_MAX / sizeof(wire) / (size_t)world_size);
     wire *mine = pack(cap, &n);
     if (!mine) n = 0;
-    int ok = mine != NULL, all_ok = 0;
+    int *counts = me == 0 ? malloc(sizeof(int) * 2 * (size_t)world_size) : NULL;
+    int ok = (me != 0 || counts) && mine, all_ok = 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     uint64_t lost_max = 0, mylost = lost + (uint64_t)(mine ? 0 : 1);
     PMPI_Reduce(&mylost, &lost_max, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
     wire *all = NULL;
     size_t total = 0;
-    /* a tree, not MPI_Gatherv: no rank waits for more than one message at a time (SMPI's cost
-     * of a linear gather grows as p squared; tree_gather.c) */
-    if (all_ok && mg_tree_gather_bytes(mine, n * (int)sizeof(wire), (void **)&all, &total,
-                                       MPI_COMM_WORLD) != MPI_SUCCESS)
-        all = NULL;
-    total /= sizeof(wire);
+    if (all_ok) {
+        int bytes = n * (int)sizeof(wire);
+        PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        int *displs = counts ? counts + world_size : NULL;
+        int room = 1;
+        if (me == 0) {
+            for (int i = 0; i < world_size; i++) displs[i] = (int)total, total += (size_t)counts[i];
+            room = (all = malloc(total ? total : 1)) != NULL;
+        }
+        /* every rank sends only when rank 0 has room for all of it */
+        PMPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (room)
+            PMPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+        total /= sizeof(wire);
+    }
     free(mine);
+    free(counts);
     if (me != 0) return;
     mg_record *r = &merged;
     memset(r, 0, sizeof *r);
