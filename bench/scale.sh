@@ -88,7 +88,7 @@ for p in $ps; do
     --calls-list="$calls" --algs="$algs" --msizes-list="$sizes" --nrep="$nrep" --proc-sync=window \
     --fitpoints=2 --exchanges=2 --quiet --output-file="$dir/raw/launch-1/bench.dat" \
     >"$dir/bench.log" 2>&1 || { tail -20 "$dir/bench.log" >&2; echo "scale.sh: bench at p=$p failed" >&2; exit 1; }
-  echo "# p=$p: baseline (MPI_Init, one MPI_Comm_dup, MPI_Finalize)" >&2
+  echo "# p=$p: baseline (MPI_Init, one MPI_Comm_dup, one MPI_Allreduce, MPI_Finalize)" >&2
   # shellcheck disable=SC2086
   /usr/bin/time -f '%U %S %M' -o "$dir/base.time" nice timeout 3600 $launch "$base" \
     >"$dir/base.log" 2>&1 || { tail -20 "$dir/base.log" >&2; echo "scale.sh: baseline at p=$p failed" >&2; exit 1; }
