@@ -7,6 +7,11 @@
 # jobs too):
 #   raw_B          bytes of raw data the launch wrote
 #   bench_cpu_s    CPU seconds of the launch (user + system; mostly SimGrid simulating messages)
+#   base_cpu_s     CPU seconds of bench/comm_dup_baseline.c at the same p: MPI_Init, one
+#                  MPI_Comm_dup, one MPI_Allreduce, MPI_Finalize, what any MPI program with one
+#                  duplicate of MPI_COMM_WORLD pays SMPI (its communicator set-up is a ring
+#                  allgather over all ranks, p(p-1) simulated messages)
+#   tool_cpu_s     bench_cpu_s - base_cpu_s: the benchmark's own cost beyond that
 #   bench_rss_KB   peak resident memory of the smpirun process: all p simulated ranks and
 #                  SimGrid in one process (rank 0's own share cannot be told apart there)
 #   app_rss_KB     the same for the small application below without the record: SimGrid, the
@@ -56,6 +61,9 @@ out=$(cd "$out" && pwd)
 app=$out/record_merge
 smpicc -O2 "$src/bench/record_merge.c" -o "$app" -Wl,--whole-archive "$lib" -Wl,--no-whole-archive \
   >"$out/record_merge.build.log" 2>&1 || { cat "$out/record_merge.build.log" >&2; exit 1; }
+base=$out/comm_dup_baseline
+smpicc -O2 "$src/bench/comm_dup_baseline.c" -o "$base" >"$out/baseline.build.log" 2>&1 ||
+  { cat "$out/baseline.build.log" >&2; exit 1; }
 
 # time_of FILE: "cpu_seconds max_rss_KB" from /usr/bin/time -f '%U %S %M'
 time_of() { tail -n 1 "$1" | awk '{ printf "%.2f %d\n", $1 + $2, $3 }'; }
@@ -65,8 +73,8 @@ finalize_of() {
 }
 
 table=$out/table.txt
-printf '%-5s %7s %11s %12s %10s %13s %13s %14s %11s %11s %8s %10s %7s\n' p raw_B bench_cpu_s \
-  bench_rss_KB app_rss_KB extra_KB_rank analyze_cpu_s analyze_rss_KB merge_cpu_s merge_sim_s \
+printf '%-5s %7s %11s %10s %10s %12s %10s %13s %13s %14s %11s %11s %8s %10s %7s\n' p raw_B bench_cpu_s \
+  base_cpu_s tool_cpu_s bench_rss_KB app_rss_KB extra_KB_rank analyze_cpu_s analyze_rss_KB merge_cpu_s merge_sim_s \
   record_B sync_err_s flagged >"$table"
 for p in $ps; do
   [ $((p % ppn)) -eq 0 ] || { echo "scale.sh: p=$p is not a multiple of PPN=$ppn" >&2; exit 2; }
@@ -80,6 +88,10 @@ for p in $ps; do
     --calls-list="$calls" --algs="$algs" --msizes-list="$sizes" --nrep="$nrep" --proc-sync=window \
     --fitpoints=2 --exchanges=2 --quiet --output-file="$dir/raw/launch-1/bench.dat" \
     >"$dir/bench.log" 2>&1 || { tail -20 "$dir/bench.log" >&2; echo "scale.sh: bench at p=$p failed" >&2; exit 1; }
+  echo "# p=$p: baseline (MPI_Init, one MPI_Comm_dup, one MPI_Allreduce, MPI_Finalize)" >&2
+  # shellcheck disable=SC2086
+  /usr/bin/time -f '%U %S %M' -o "$dir/base.time" nice timeout 3600 $launch "$base" \
+    >"$dir/base.log" 2>&1 || { tail -20 "$dir/base.log" >&2; echo "scale.sh: baseline at p=$p failed" >&2; exit 1; }
   echo "# p=$p: analyze" >&2
   /usr/bin/time -f '%U %S %M' -o "$dir/analyze.time" nice "$bin" analyze -o "$dir/analysis" "$dir" \
     >"$dir/analyze.log" 2>&1 || { tail -20 "$dir/analyze.log" >&2; echo "scale.sh: analyze at p=$p failed" >&2; exit 1; }
@@ -94,6 +106,7 @@ for p in $ps; do
   done
   [ -s "$dir/app.rec" ] || { echo "scale.sh: no record written at p=$p" >&2; exit 1; }
   read -r bench_s bench_rss < <(time_of "$dir/bench.time")
+  read -r base_s _ < <(time_of "$dir/base.time")
   read -r an_s an_rss < <(time_of "$dir/analyze.time")
   read -r _ app_rss < <(time_of "$dir/app-plain.time")
   read -r w0 _ < <(finalize_of "$dir/app-plain.log")
@@ -103,10 +116,10 @@ for p in $ps; do
   rec=$(wc -c <"$dir/app.rec")
   err=$(sed -n 's/^#@clock_sync_error_s=//p' "$dir/raw/launch-1/bench.dat" | head -1)
   flagged=$(awk '!/^#/ && NF >= 6 && $6 != 0 { n++ } END { print n + 0 }' "$dir/raw/launch-1/bench.dat")
-  awk -v p="$p" -v raw="$raw" -v bs="$bench_s" -v br="$bench_rss" -v apr="$app_rss" -v as="$an_s" -v ar="$an_rss" \
+  awk -v p="$p" -v raw="$raw" -v bs="$bench_s" -v bb="$base_s" -v br="$bench_rss" -v apr="$app_rss" -v as="$an_s" -v ar="$an_rss" \
     -v w0="$w0" -v w1="$w1" -v s1="$s1" -v rw="$recwall" -v rec="$rec" -v err="${err:-0}" -v fl="$flagged" \
-    'BEGIN { printf "%-5d %7d %11.2f %12d %10d %13.1f %13.2f %14d %11.3f %11.3e %8d %10.3e %7d\n",
-             p, raw, bs, br, apr, (br - apr) / p, as, ar, w1 - w0, rw - s1, rec, err, fl }' | tee -a "$table" >&2
+    'BEGIN { printf "%-5d %7d %11.2f %10.2f %10.2f %12d %10d %13.1f %13.2f %14d %11.3f %11.3e %8d %10.3e %7d\n",
+             p, raw, bs, bb, bs - bb, br, apr, (br - apr) / p, as, ar, w1 - w0, rw - s1, rec, err, fl }' | tee -a "$table" >&2
 done
 
 # the exponent of log(value) = a + e log(p): least squares over all rows, and between the last two

@@ -192,8 +192,12 @@ void mg_clock_events_text(mg_harness *h, char *out, size_t len) {
 
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
     memset(h, 0, sizeof *h);
-    int rc = PMPI_Comm_dup(world, &h->comm);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_dup(world, &h->hcomm);
+    /* one duplicate, for the harness's own messages, so that they never match a measured
+     * call's; the calls under test run on world itself, which nothing else uses during a run.
+     * Under SMPI every new communicator costs a ring allgather over its ranks, p(p-1) simulated
+     * messages (docs/at-scale.md): a second duplicate was a third of a launch's start at 1,024 */
+    h->comm = world;
+    int rc = PMPI_Comm_dup(world, &h->hcomm);
     if (rc != MPI_SUCCESS) return rc;
     PMPI_Comm_rank(h->comm, &h->rank);
     PMPI_Comm_size(h->comm, &h->p);
@@ -222,6 +226,5 @@ int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o) {
 }
 
 void mg_harness_free(mg_harness *h) {
-    if (h->comm != MPI_COMM_NULL && h->comm) PMPI_Comm_free(&h->comm);
     if (h->hcomm != MPI_COMM_NULL && h->hcomm) PMPI_Comm_free(&h->hcomm);
 }

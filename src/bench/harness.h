@@ -48,8 +48,8 @@ typedef struct mg_clock_events {
 } mg_clock_events;
 
 typedef struct mg_harness {
-    MPI_Comm comm;  /* the calls under test run here (a duplicate of the world) */
-    MPI_Comm hcomm; /* synchronisation, decisions and result collection (another duplicate) */
+    MPI_Comm comm;  /* the calls under test run here: the caller's world (not freed here) */
+    MPI_Comm hcomm; /* synchronisation, decisions and result collection (its duplicate) */
     int rank, p;
     int sync;    /* mg_sync_method */
     int runtime; /* mg_runtime_type */
@@ -71,6 +71,8 @@ typedef struct mg_harness {
     int64_t batch; /* --back-to-back: calls per observation (1: single-call timing) */
 } mg_harness;
 
+/* The calls under test run on world, which the caller keeps (and frees, if it is its own)
+ * until after mg_harness_free; the harness talks on a duplicate of it. */
 int mg_harness_init(mg_harness *h, MPI_Comm world, const mg_bench_opts *o);
 void mg_harness_free(mg_harness *h);
 /* Fits the clock models again and re-measures the slack (collective; no-op without a clock).
@@ -217,6 +219,13 @@ typedef struct mg_joblist {
 /* (call, msize, algorithm) in the order of the options; nrep from nt (may be NULL) or o->nrep.
  * Returns 0, 1 (out of memory) or 2 after a usage message on rank 0; same on every rank. */
 int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l, int rank);
+/* The algorithms of collective coll that o->algs names (keywords expanded), in order, without
+ * duplicates: registry ids in ids, names in names (room for mpiguide_algorithm_count() + 2). */
+int mg_expand_algs(int coll, const mg_bench_opts *o, int *ids, const char **names);
+/* Every name in o->algs is a keyword or an algorithm of a listed collective: 0, or 2 after
+ * one error per bad name on rank 0 (`where` names the option). With skip_lib, `*_lib_*` names
+ * are not looked at (a process that has not started MPI knows no library algorithms). */
+int mg_check_alg_names(const mg_bench_opts *o, int rank, const char *where, int skip_lib);
 /* A `<coll>_lib_<item>` name this process cannot run: one error on rank 0 naming the library
  * algorithms it can (or why they are off); 1 when `name` has that form, else 0 (nothing said). */
 int mg_unknown_library_algorithm(int rank, const char *where, const char *name);

@@ -64,8 +64,7 @@ int mg_add_job(mg_joblist *l, mg_job j) {
     return 0;
 }
 
-/* The algorithms of collective coll that o->algs names, in order, without duplicates. */
-static int expand_algs(int coll, const mg_bench_opts *o, int *ids, const char **names) {
+int mg_expand_algs(int coll, const mg_bench_opts *o, int *ids, const char **names) {
     int n = 0;
 #define PUSH(ID, NAME)                                                                             \
     do {                                                                                           \
@@ -99,6 +98,29 @@ static int expand_algs(int coll, const mg_bench_opts *o, int *ids, const char **
     return n;
 }
 
+int mg_check_alg_names(const mg_bench_opts *o, int rank, const char *where, int skip_lib) {
+    int rc = 0;
+    for (int i = 0; i < o->nalgs; i++) {
+        const char *a = o->algs[i];
+        if (skip_lib && strstr(a, "_lib_")) continue;
+        if (!strcmp(a, MG_ALG_ALL) || !strcmp(a, MG_ALG_DEFAULT) || !strcmp(a, MG_ALG_TUNED) ||
+            !strcmp(a, MG_ALG_MOCKUPS) || !strcmp(a, MG_ALG_LIBRARY))
+            continue;
+        int found = 0;
+        for (int c = 0; c < o->ncalls; c++) found |= mpiguide_algorithm_id(o->calls[c], a) >= 0;
+        if (!found && mg_unknown_library_algorithm(rank, where, a)) {
+            rc = 2;
+        } else if (!found) {
+            mg_say(rank, 1, where,
+                   "'%s' is not an algorithm of any listed collective "
+                   "(mpiguide info lists them)",
+                   a);
+            rc = 2;
+        }
+    }
+    return rc;
+}
+
 /* Sizes of coll's measurements: Barrier has none (msize 0); the irregular problems give the
  * Gatherv/Scatterv/Alltoallv sizes as b MPI_INTs (Allgatherv's stay its total in bytes). */
 static int sizes_of(int coll, const mg_bench_opts *o, int64_t *out) {
@@ -130,27 +152,10 @@ int mg_build_jobs(const mg_bench_opts *o, const mg_nrep_table *nt, mg_joblist *l
     int64_t *sizes = malloc(sizeof(int64_t) * (size_t)(o->nmsizes + 1));
     int rc = 0;
     if (!ids || !names || !sizes) rc = 1;
-    /* every named algorithm must belong to a listed collective */
-    for (int i = 0; !rc && i < o->nalgs; i++) {
-        const char *a = o->algs[i];
-        if (!strcmp(a, MG_ALG_ALL) || !strcmp(a, MG_ALG_DEFAULT) || !strcmp(a, MG_ALG_TUNED) ||
-            !strcmp(a, MG_ALG_MOCKUPS) || !strcmp(a, MG_ALG_LIBRARY))
-            continue;
-        int found = 0;
-        for (int c = 0; c < o->ncalls; c++) found |= mpiguide_algorithm_id(o->calls[c], a) >= 0;
-        if (!found && mg_unknown_library_algorithm(rank, "--algs", a)) {
-            rc = 2;
-        } else if (!found) {
-            mg_say(rank, 1, "--algs",
-                   "'%s' is not an algorithm of any listed collective "
-                   "(mpiguide info lists them)",
-                   a);
-            rc = 2;
-        }
-    }
+    if (!rc) rc = mg_check_alg_names(o, rank, "--algs", 0);
     for (int c = 0; !rc && c < o->ncalls; c++) {
         int coll = o->calls[c];
-        int na = expand_algs(coll, o, ids, names), ns = sizes_of(coll, o, sizes);
+        int na = mg_expand_algs(coll, o, ids, names), ns = sizes_of(coll, o, sizes);
         for (int s = 0; !rc && s < ns; s++) {
             int64_t nrep = o->nrep;
             if (nt) {

@@ -375,6 +375,7 @@ static int apply(mg_perr *e, const char *opt, enum optid id, const char *v, mg_b
     case O_ALGS:
         free_list(o->algs, o->nalgs);
         o->algs = NULL, o->nalgs = 0;
+        o->algs_given = 1;
         return mg_opt_each(e, opt, v, alg_item, o);
     case O_MSIZES:
         return mg_opt_each(e, opt, v, msize_item, o);

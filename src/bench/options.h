@@ -40,7 +40,8 @@ typedef struct mg_bench_opts {
     int ncalls;
     int *calls; /* collective ids in the order of collectives.def */
     int nalgs;
-    char **algs; /* as given: registry names, "default", "tuned", "all" */
+    char **algs;    /* as given: registry names, "default", "tuned", "all" */
+    int algs_given; /* --algs was given (check's input lines then measure only those) */
     int nmsizes;
     int64_t *msizes;       /* bytes, in the order given, without duplicates */
     int64_t nrep;          /* observations per measurement (a maximum with a time budget) */

@@ -148,7 +148,6 @@ static int make_subcomms(const mg_bench_opts *o, int rank, int p, subcomm **out,
             if (rc == MPI_SUCCESS && s->member) rc = mg_harness_init(&s->h, comm, o);
         }
         if (rc == MPI_SUCCESS && (!s || s->member)) rc = mg_comm_layout(comm, &nodes, &ppn);
-        if (s && s->member) PMPI_Comm_free(&comm);
         if (rank == 0 && at < len)
             at +=
                 (size_t)snprintf(layout + at, len - at, "%s%d:%dx%d", k ? "," : "", q, nodes, ppn);
@@ -460,7 +459,10 @@ finish:
     if (lock_fd >= 0) close(lock_fd);
     mg_harness_free(&rs.h);
     for (int k = 0; k < rs.nsub; k++)
-        if (rs.sub[k].member) mg_harness_free(&rs.sub[k].h);
+        if (rs.sub[k].member) { /* the sub-communicator is the harness's world */
+            mg_harness_free(&rs.sub[k].h);
+            if (rs.sub[k].h.comm != MPI_COMM_NULL) PMPI_Comm_free(&rs.sub[k].h.comm);
+        }
     free(rs.sub);
     free(rs.rotate);
     mg_irrtab_free(rs.table);

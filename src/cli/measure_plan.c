@@ -3,6 +3,7 @@
  * each validated (collective, every option) before anything is measured. */
 #include "measure_plan.h"
 #include "check_input.h"
+#include "bench/harness.h"
 #include "catalog/catalog.h"
 #include "util/diag.h"
 #include <stdio.h>
@@ -20,6 +21,36 @@ int mg_check_plan(const char *text, const char *fname, int quiet, int talk, mg_b
     int rc = mg_plan_of_input(&in, fname, quiet, talk, out, n);
     mg_input_free(&in);
     return rc;
+}
+
+/* The algorithms of one line: every one of the collective, or, with --algs on the line, the
+ * default and those named (a shorter launch where whole families are not wanted; the
+ * guidelines of the others stay unchecked and check says which). `tuned` has no place here: it
+ * is tune's validation, and check's analysis compares algorithms against the default. */
+static int line_algs(mg_bench_opts *o, const char *where, int talk) {
+    char w[300];
+    snprintf(w, sizeof w, "%s: --algs", where);
+    if (!o->algs_given) {
+        for (int k = 0; k < o->nalgs; k++) free(o->algs[k]);
+        o->nalgs = 0;
+    }
+    for (int k = 0; k < o->nalgs; k++)
+        if (!strcmp(o->algs[k], MG_ALG_TUNED)) {
+            if (talk)
+                mg_error(w, "'tuned' cannot be measured by check or tune (tune validates it)");
+            return 2;
+        }
+    /* library algorithm names are known once MPI has started: check looks at them then, before
+     * its first measurement (check_algs_named), tune's launches in their own start */
+    if (o->algs_given && mg_check_alg_names(o, talk ? 0 : 1, w, 1)) return 2;
+    /* the default first: it is one side of every comparison */
+    char **a = realloc(o->algs, sizeof(char *) * (size_t)(o->nalgs + 1));
+    if (!a) return 1;
+    o->algs = a;
+    memmove(a + 1, a, sizeof(char *) * (size_t)o->nalgs);
+    a[0] = strdup(o->algs_given ? MG_ALG_DEFAULT : MG_ALG_ALL);
+    o->nalgs++;
+    return a[0] ? 0 : 1;
 }
 
 int mg_plan_of_input(const mg_input *input, const char *fname, int quiet, int talk,
@@ -62,10 +93,7 @@ int mg_plan_of_input(const mg_input *input, const char *fname, int quiet, int ta
         v[i].calls = malloc(sizeof(int));
         v[i].calls[0] = coll;
         v[i].ncalls = 1;
-        for (int k = 0; k < v[i].nalgs; k++) free(v[i].algs[k]);
-        v[i].algs = realloc(v[i].algs, sizeof(char *));
-        v[i].algs[0] = strdup(MG_ALG_ALL);
-        v[i].nalgs = 1;
+        if ((rc = line_algs(&v[i], where, talk))) break;
         v[i].shuffle = 1; /* interleaved order, so drift does not favour one algorithm */
         /* and the algorithms of one size side by side, in batches of 10 (bench --interleave):
          * a slow period of the machine then falls on all of them alike; the sizes in turn too

@@ -570,6 +570,41 @@ elseif(CASE STREQUAL "declines")
                "the decline summary")
   expect_lines(raw.dat "^#@declined=MPI_Reduce reduce_with_own_op (8|64|512) the algorithm declines these arguments$" 3 "#@declined lines")
 
+elseif(CASE STREQUAL "check_algs")
+  # --algs on a check input line: the default and the named algorithms only; the guidelines of
+  # the others are named as unchecked, and a bad name is an error before any measurement
+  file(WRITE ${WORK}/in.txt "MPI_Allreduce --algs=allreduce_as_reduce_bcast --msizes-list=8 --nrep=3\n"
+       "MPI_Bcast --msizes-list=8 --nrep=3\n")
+  run(rc out err check -f in.txt -o out ${Q})
+  if(NOT rc EQUAL 0)
+    fail("check: exit ${rc}:\n${err}")
+  endif()
+  groups(out/raw/launch-1/MPI_Allreduce.dat g)
+  if(NOT "${g}" STREQUAL "MPI_Allreduce default 8 3;MPI_Allreduce allreduce_as_reduce_bcast 8 3"
+     AND NOT "${g}" STREQUAL "MPI_Allreduce allreduce_as_reduce_bcast 8 3;MPI_Allreduce default 8 3")
+    fail("MPI_Allreduce.dat holds ${g}, want the default and allreduce_as_reduce_bcast")
+  endif()
+  expect_match("${out}" "Guidelines left unchecked[^\n]*\nMPI_Allreduce  GL6 allreduce_as_reducescatterblock_allgather"
+               "unchecked guidelines")
+  expect_count("${out}" " allreduce_as_reduce_bcast" 0 "the measured mock-up among the unchecked")
+  expect_count("${out}" "\nMPI_Bcast  GL" 0 "a line without --algs among the unchecked")
+  # without --algs the line measures every algorithm: several mock-ups of MPI_Bcast
+  groups(out/raw/launch-1/MPI_Bcast.dat b)
+  list(LENGTH b nb)
+  if(nb LESS 3)
+    fail("MPI_Bcast.dat holds ${b}, want every algorithm")
+  endif()
+  file(WRITE ${WORK}/bad.txt "MPI_Bcast --msizes-list=8\nMPI_Reduce --algs=bcast_as_scatter_allgather\n")
+  run(rc out err check -f bad.txt -o bad ${Q})
+  expect_one_error(${rc} 2 "${err}" "an algorithm of another collective")
+  expect_match("${err}" "bad.txt:2: --algs: 'bcast_as_scatter_allgather' is not an algorithm" "the bad line")
+  if(EXISTS ${WORK}/bad/raw/launch-1/MPI_Bcast.dat)
+    fail("measured before the bad line was found")
+  endif()
+  file(WRITE ${WORK}/tuned.txt "MPI_Bcast --algs=default,tuned --msizes-list=8\n")
+  run(rc out err check -f tuned.txt -o tuned ${Q})
+  expect_one_error(${rc} 2 "${err}" "tuned in check")
+
 elseif(CASE STREQUAL "table")
   # --table: the four columns of Traff's tables with numbers (average and minimum each)
   set(num "[0-9]+\\.[0-9][0-9][* ]")
