@@ -78,6 +78,8 @@ void mg_intercept_start(int argc, char **argv) {
     mg_acct_on = mg_rt.s.record && mg_record_start() == MPI_SUCCESS;
     mg_general = mg_threads || mg_acct_on;
     mg_online_on = online_start();
+    /* online mode alone: the fast path counts down the memo of a cell between timed calls */
+    if (mg_online_on && !mg_general) mg_general = MG_GENERAL_ONLINE;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         /* MPIGUIDE_REPAIR=1: every call of a collective with a known defect of this MPI is
          * checked (general path, never memoised as a repeatable default); the report alone

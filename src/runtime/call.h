@@ -73,6 +73,10 @@ static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, i
 /* The library's own collective on the call (default_call.c); in test builds with the slow-default
  * hook of MPIGUIDE_TEST_SLOW_DEFAULT. */
 int mg_run_default(int coll, const mg_args *a);
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+/* Test builds: that hook alone (online mode's fast path takes it too, intercept.h). */
+void mg_test_slow_default(int coll);
+#endif
 /* The library's own collective through PMPI, without the test builds' slow-default hook (library
  * algorithms call it on their shadow communicator). */
 int mg_run_pmpi(int coll, const mg_args *a);

@@ -8,7 +8,7 @@
  * collective, as the benchmark and check measure it, 200 us slower (MPIGUIDE_TEST_SLOW_DEFAULT_US
  * microseconds), so the end-to-end test of `tune` has a real violation to find and the tuned
  * launch has a default to avoid; a much longer delay in one launch makes it a disturbed one. */
-static void test_slow_default(int coll) {
+void mg_test_slow_default(int coll) {
     static int read, slow = -1;
     static double delay = 200e-6;
     if (!read) {
@@ -23,11 +23,11 @@ static void test_slow_default(int coll) {
     while (PMPI_Wtime() - t < delay) continue;
 }
 #else
-#define test_slow_default(coll) ((void)0)
+#define mg_test_slow_default(coll) ((void)0)
 #endif
 
 int mg_run_default(int coll, const mg_args *a) {
-    test_slow_default(coll);
+    mg_test_slow_default(coll);
     return mg_run_pmpi(coll, a);
 }
 
