@@ -393,13 +393,10 @@ static inline int mg_memo_fixes_shape(int coll) {
  * so that a test sees the memo used (nothing else tells a hit from a decision that chose the
  * default again). The real library has no such counter in its fastest path. */
 extern uint64_t mg_test_memo_hits[MPIGUIDE_COLL_COUNT];
-#define MG_TEST_MEMO_HIT(coll) (mg_test_memo_hits[coll]++)
-/* ... and online mode's fast path runs the slowed default (MPIGUIDE_TEST_SLOW_DEFAULT) as its
- * general path does, so that a cell's untimed calls cost what its timed ones measure. */
-#define MG_TEST_ONLINE_REPEAT(coll) mg_test_slow_default(coll)
+/* (and the repeat runs the slowed default of MPIGUIDE_TEST_SLOW_DEFAULT_ALL: call.h) */
+#define MG_TEST_MEMO_HIT(coll) (mg_test_memo_hits[coll]++, MG_TEST_DEFAULT_ROUTE(coll))
 #else
-#define MG_TEST_MEMO_HIT(coll)      ((void)0)
-#define MG_TEST_ONLINE_REPEAT(coll) ((void)0)
+#define MG_TEST_MEMO_HIT(coll) ((void)0)
 #endif
 
 /* The cache slot + 1 of the call's communicator when the call repeats the memo there, else 0. */
@@ -428,7 +425,6 @@ static inline __attribute__((always_inline)) int mg_repeat_online(int coll, cons
     if (!s || !mg_left[s - 1][coll]) return 0;
     mg_left[s - 1][coll]--;
     mg_count_repeat(coll);
-    MG_TEST_ONLINE_REPEAT(coll);
     return 1;
 }
 

@@ -90,7 +90,7 @@ void mg_intercept_start(int argc, char **argv) {
         mg_checked[c] = (unsigned char)(repairs || mg_online_on);
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] = mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c) ||
-                       repairs || mg_online_on;
+                       repairs || mg_online_on || MG_TEST_SLOWED(c);
     }
     /* the guard works on every rank or on none: its first call on a communicator is collective;
      * it checks the profiles' entries and online mode's winners */

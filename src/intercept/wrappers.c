@@ -28,7 +28,10 @@
         int64_t msize = 0;                                                                         \
         int tuned = 0;                                                                             \
         int alg = mg_decide(MPIGUIDE_COLL_##ID, mg_fill FILL, &msize, &tuned);                     \
-        if (__builtin_expect(alg == MG_DEFAULT, 1)) return PMPI_##Name ARGS;                       \
+        if (__builtin_expect(alg == MG_DEFAULT, 1)) {                                              \
+            MG_TEST_DEFAULT_ROUTE(MPIGUIDE_COLL_##ID);                                             \
+            return PMPI_##Name ARGS;                                                               \
+        }                                                                                          \
         return mg_more_##Name(alg, tuned, msize, MG_UNPAREN ARGS);                                 \
     }                                                                                              \
     static MG_SLOW int mg_fast_##Name PARAMS {                                                     \

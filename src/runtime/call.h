@@ -74,8 +74,17 @@ static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, i
  * hook of MPIGUIDE_TEST_SLOW_DEFAULT. */
 int mg_run_default(int coll, const mg_args *a);
 #ifdef MPIGUIDE_TEST_ALGORITHMS
-/* Test builds: that hook alone (online mode's fast path takes it too, intercept.h). */
+/* Test builds: that hook alone; the same where the wrappers run the default themselves, with
+ * MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1 (intercept.h, wrappers.c); the collective that slows so
+ * everywhere (-1: none). */
 void mg_test_slow_default(int coll);
+void mg_test_slow_route(int coll);
+int mg_test_slow_everywhere(void);
+#define MG_TEST_DEFAULT_ROUTE(coll) mg_test_slow_route(coll)
+#define MG_TEST_SLOWED(coll)        (mg_test_slow_everywhere() == (coll))
+#else
+#define MG_TEST_SLOWED(coll)        0
+#define MG_TEST_DEFAULT_ROUTE(coll) ((void)0)
 #endif
 /* The library's own collective through PMPI, without the test builds' slow-default hook (library
  * algorithms call it on their shadow communicator). */

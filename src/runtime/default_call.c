@@ -7,20 +7,38 @@
 /* Test builds only: MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Name makes the library's default of that
  * collective, as the benchmark and check measure it, 200 us slower (MPIGUIDE_TEST_SLOW_DEFAULT_US
  * microseconds), so the end-to-end test of `tune` has a real violation to find and the tuned
- * launch has a default to avoid; a much longer delay in one launch makes it a disturbed one. */
+ * launch has a default to avoid; a much longer delay in one launch makes it a disturbed one.
+ * With MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1 also wherever the wrappers run the default themselves
+ * (their fast path and the slow half's default, the collective switched on even without
+ * configuration: lifecycle.c), so that a whole application sees a slow default (online mode's
+ * tests and bench/online.sh). */
+static int slow = -2, slow_all;
+static double delay = 200e-6;
+
+static void read_slow(void) {
+    const char *e = getenv("MPIGUIDE_TEST_SLOW_DEFAULT"),
+               *us = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_US"),
+               *all = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_ALL");
+    slow = e ? mg_coll_lookup(e) : -1;
+    if (us && atof(us) > 0) delay = atof(us) * 1e-6;
+    slow_all = all && atoi(all) > 0;
+}
+
 void mg_test_slow_default(int coll) {
-    static int read, slow = -1;
-    static double delay = 200e-6;
-    if (!read) {
-        const char *e = getenv("MPIGUIDE_TEST_SLOW_DEFAULT"),
-                   *us = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_US");
-        slow = e ? mg_coll_lookup(e) : -1;
-        if (us && atof(us) > 0) delay = atof(us) * 1e-6;
-        read = 1;
-    }
+    if (slow == -2) read_slow();
     if (slow != coll) return;
     double t = PMPI_Wtime();
     while (PMPI_Wtime() - t < delay) continue;
+}
+
+void mg_test_slow_route(int coll) {
+    if (slow == -2) read_slow();
+    if (slow_all) mg_test_slow_default(coll);
+}
+
+int mg_test_slow_everywhere(void) {
+    if (slow == -2) read_slow();
+    return slow_all ? slow : -1;
 }
 #else
 #define mg_test_slow_default(coll) ((void)0)

@@ -21,7 +21,7 @@ set(OL_LINE "#@mpiguide online MPI_Allreduce p=2 bytes=1024-2047 msize=1024 data
 # (a budget of 3 %: one descheduled probe on this shared machine can cost milliseconds, which
 # the default's 1 % of the calls of ~200 us takes the whole run to pay back)
 ic_test(online_slow_default NP 2 RUN env LD_PRELOAD=${OL_TEST} MPIGUIDE_ONLINE=1 MPIGUIDE_REPORT=1
-  MPIGUIDE_ONLINE_BUDGET=0.03 MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allreduce
+  MPIGUIDE_ONLINE_BUDGET=0.03 MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allreduce MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1
   MPIGUIDE_PROFILES_OUT=${OL}/learned $<TARGET_FILE:guard_app> --calls=6000
   EXPECT "guard_app: 12000 passed, 0 failed"
     "${OL_LINE} calls=6000 fast=[1-9][0-9]* explored=[0-9]+ candidate_calls=[1-9][0-9]* cost_s=[-0-9.e]+ budget_s=[0-9.e-]+ over_s=[0-9.e-]+ candidates=[1-9][0-9]* dropped=[0-9]+ paused=[0-9]+ state=committed winner=[a-z_]+ best=[a-z_]+ speedup=[0-9.e+]+ ci95=[0-9.e+-]+[.][.][0-9.e+-]+ after=[0-9]+ ranks_agree=yes"
@@ -38,7 +38,7 @@ ic_test(online_profile_check NP 1 RUN $<TARGET_FILE:mpiguide_cli> profile check 
 set_tests_properties(ic.online_profile_check PROPERTIES FIXTURES_REQUIRED online_learned)
 # the next run starts from it: that cell is the profile's (the guard checks it), nothing explored
 ic_test(online_from_profile NP 2 RUN env LD_PRELOAD=${OL_TEST} MPIGUIDE_ONLINE=1 MPIGUIDE_REPORT=1
-  MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allreduce MPIGUIDE_PROFILES=${OL}/learned
+  MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allreduce MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1 MPIGUIDE_PROFILES=${OL}/learned
   $<TARGET_FILE:guard_app> --calls=1000
   EXPECT "guard_app: 2000 passed, 0 failed"
     "#@mpiguide guard MPI_Allreduce p=2 msize=1024 alg=[a-z_]+ calls=1000 [^#]*state=(confirmed|checking|undecided)"
