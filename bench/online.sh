@@ -113,7 +113,7 @@ if [[ " $apps " == *" coll_times "* ]]; then
     echo
     echo "coll_times per (collective, size): seconds per call, median over the launches; online's"
     echo "decision in its first launch (state, winner, speed-up and 95 % interval, calls explored);"
-    [ -d "$w/tuned-1" ] && echo "tuned: the offline tune's profiles; captured: (default/online - 1) / (default/tuned - 1)"
+    [ -d "$w/tuned-1" ] && echo "tuned: the offline tune's profiles; captured: (default - online) / (default - tuned), the share of the tune's saving online mode's first run kept"
     printf '%-14s %7s %11s %11s %8s %11s %8s %9s  %s\n' collective bytes default online on/def tuned tu/def captured \
         "online decision"
     for key in $(awk '/^coll_times MPI_/ { print $2 ":" $3 }' "$w/default-1/out.txt"); do
@@ -128,7 +128,7 @@ if [[ " $apps " == *" coll_times "* ]]; then
             }' "$w/online-1/report.txt" 2>/dev/null | head -1 || true)
         awk -v c="$c" -v s="$s" -v d="$d" -v o="$o" -v t="${t:-}" -v dec="$dec" 'BEGIN {
             tu = t != "" ? sprintf("%11.4g %8.3f", t, t / d) : sprintf("%11s %8s", "-", "-")
-            cap = (t != "" && d / t > 1.05) ? sprintf("%8.0f%%", 100 * (d / o - 1) / (d / t - 1)) : sprintf("%9s", "-")
+            cap = (t != "" && d / t > 1.05) ? sprintf("%8.0f%%", 100 * (d - o) / (d - t)) : sprintf("%9s", "-")
             printf "%-14s %7d %11.4g %11.4g %8.3f %s %s  %s\n", c, s, d, o, o / d, tu, cap, dec }'
     done
 fi
