@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Online mode's fast path between timed calls: with every candidate slower
 # (MPIGUIDE_TEST_SLOW_ALG=all on the test variant) and the default budget, a cell spends most of
-# its calls paused. Those calls must take the wrapper's fast path (a countdown on the memo, docs/
-# online.md "What it costs"), yet every rank must count every one of them. guard_app runs CALLS
+# its calls paused. Those calls must take the wrapper's fast path (a countdown on the memo:
+# docs/online.md "What it costs"), yet every rank must count every one of them. guard_app runs CALLS
 # rounds on MPI_COMM_WORLD and on a duplicate freed before MPI_Finalize (the countdowns of a freed
 # communicator are credited too); for each cell of its message size the report must show:
 #   - a racing cell counted every call of the application (calls = CALLS);
