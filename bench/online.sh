@@ -9,6 +9,11 @@
 # and, where the tune kept a speed-up, the share of it online mode's first run captured (calls
 # of that (collective, size) including their exploring). Ratios measured side by side, never
 # assertions. Run it alone on the machine: flock -x /work/machine.lock bench/online.sh
+# SLOW=MPI_Name runs every arm (default, online, offline tune and tuned) on the test variant of
+# the library and tool (libmpiguide-testalgs.so, mpiguide-testalgs) with that collective's
+# default 200 us slower wherever it runs (MPIGUIDE_TEST_SLOW_DEFAULT with _ALL=1,
+# docs/dev/interfaces.md): a library with a known violation, for the capture where the
+# unmodified library has none at NP ranks.
 #   usage: bench/online.sh [BUILD_DIR] [LAUNCHES] [NP] [APPS]
 #          (default build/openmpi, 5, 2, "coll_times hpcc lammps")
 set -euo pipefail
@@ -20,6 +25,12 @@ np=${3:-2}
 apps=${4:-coll_times hpcc lammps}
 lib=$build/lib/libmpiguide.so
 tool=$build/bin/mpiguide
+base_env=() # every arm's (SLOW: the test variant everywhere, the default arm included)
+if [ -n "${SLOW:-}" ]; then
+    lib=$build/lib/libmpiguide-testalgs.so
+    tool=$build/bin/mpiguide-testalgs
+    base_env=(LD_PRELOAD="$lib" MPIGUIDE_TEST_SLOW_DEFAULT="$SLOW" MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1)
+fi
 [ -x "$tool" ] && [ -f "$lib" ] || { echo "online.sh: no build in $build" >&2; exit 2; }
 mpicc=$(sed -n 's/^MPI_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 launcher=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
@@ -43,8 +54,8 @@ run() {
     rm -rf "$dir" && mkdir -p "$dir"
     t0=$(date +%s.%N)
     case $app in
-    coll_times) (cd "$dir" && timeout 900 $mpirun env "$@" "$work/bin/coll_times" >out.txt 2>&1) ;;
-    hpcc | lammps) app_launch "$app" "$dir" "$np" "$mpirun" "$@" ;;
+    coll_times) (cd "$dir" && timeout 900 $mpirun env "${base_env[@]}" "$@" "$work/bin/coll_times" >out.txt 2>&1) ;;
+    hpcc | lammps) app_launch "$app" "$dir" "$np" "$mpirun" "${base_env[@]}" "$@" ;;
     esac
     echo "$(date +%s.%N) - $t0" | bc >"$dir/wall"
 }
@@ -78,7 +89,7 @@ if [ "${OFFLINE:-0}" = 1 ] && [[ " $apps " == *" coll_times "* ]]; then
     w=$work/coll_times
     echo "online.sh: coll_times: record, offline tune --for it, tuned launches" >&2
     run coll_times "$w/record" LD_PRELOAD="$lib" MPIGUIDE_RECORD="$w/record.txt"
-    "$tool" tune --launcher "$mpirun" --for "$w/record.txt" -o "$w/tune" --launches 3 --quiet \
+    "$tool" tune --launcher "$mpirun${SLOW:+ env ${base_env[*]:1}}" --for "$w/record.txt" -o "$w/tune" --launches 3 --quiet \
         >"$w/tune.log" 2>&1 || { echo "online.sh: tune failed ($w/tune.log)" >&2; exit 1; }
     for i in $(seq 1 "$launches"); do
         run coll_times "$w/tuned-$i" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles"
@@ -102,7 +113,7 @@ if [[ " $apps " == *" coll_times "* ]]; then
     echo
     echo "coll_times per (collective, size): seconds per call, median over the launches; online's"
     echo "decision in its first launch (state, winner, speed-up and 95 % interval, calls explored);"
-    [ -d "$w/tuned-1" ] && echo "tuned: the offline tune's profiles; captured: (default/online - 1) / (default/tuned - 1)"
+    [ -d "$w/tuned-1" ] && echo "tuned: the offline tune's profiles; captured: (default - online) / (default - tuned), the share of the tune's saving online mode's first run kept"
     printf '%-14s %7s %11s %11s %8s %11s %8s %9s  %s\n' collective bytes default online on/def tuned tu/def captured \
         "online decision"
     for key in $(awk '/^coll_times MPI_/ { print $2 ":" $3 }' "$w/default-1/out.txt"); do
@@ -117,7 +128,7 @@ if [[ " $apps " == *" coll_times "* ]]; then
             }' "$w/online-1/report.txt" 2>/dev/null | head -1 || true)
         awk -v c="$c" -v s="$s" -v d="$d" -v o="$o" -v t="${t:-}" -v dec="$dec" 'BEGIN {
             tu = t != "" ? sprintf("%11.4g %8.3f", t, t / d) : sprintf("%11s %8s", "-", "-")
-            cap = (t != "" && d / t > 1.05) ? sprintf("%8.0f%%", 100 * (d / o - 1) / (d / t - 1)) : sprintf("%9s", "-")
+            cap = (t != "" && d / t > 1.05) ? sprintf("%8.0f%%", 100 * (d - o) / (d - t)) : sprintf("%9s", "-")
             printf "%-14s %7d %11.4g %11.4g %8.3f %s %s  %s\n", c, s, d, o, o / d, tu, cap, dec }'
     done
 fi

@@ -6,9 +6,11 @@
  * Also the sizes of the predefined datatypes and the classes of the predefined ops, which are
  * never freed. */
 #include "intercept.h"
+#include "online.h"
 #include <strings.h>
 
 mg_centry mg_ccache[MG_CC_SLOTS];
+uint32_t mg_left[MG_CC_SLOTS][MPIGUIDE_COLL_COUNT];
 
 static int keyval = MPI_KEYVAL_INVALID;
 
@@ -36,11 +38,13 @@ static int delete_attr(MPI_Comm comm, int kv, void *val, void *extra) {
 
 int mg_comm_start(void) {
     memset(mg_ccache, 0, sizeof mg_ccache);
+    memset(mg_left, 0, sizeof mg_left);
     return PMPI_Comm_create_keyval(copy_attr, delete_attr, &keyval, NULL);
 }
 
 void mg_comm_stop(void) {
     memset(mg_ccache, 0, sizeof mg_ccache);
+    memset(mg_left, 0, sizeof mg_left);
     if (keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&keyval);
     keyval = MPI_KEYVAL_INVALID;
 }
@@ -69,6 +73,8 @@ mg_centry *mg_comm_miss(MPI_Comm comm, mg_centry *e) {
         val = MARK_SEEN;
         if (PMPI_Comm_set_attr(comm, keyval, val) != MPI_SUCCESS) return NULL;
     }
+    /* the calls the fast path took on the entry's countdowns belong to online mode's cells */
+    if (mg_online_on) mg_online_slot_reset((int)(e - mg_ccache));
     e->key = mg_hbits(&comm, sizeof comm);
     e->p = p;
     e->rank = rank;

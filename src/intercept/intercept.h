@@ -32,8 +32,10 @@
 extern unsigned char mg_on[MPIGUIDE_COLL_COUNT];
 /* MPI_THREAD_MULTIPLE: counters use atomic increments, the communicator cache is bypassed. */
 extern int mg_threads;
-/* mg_threads, or a record to fill (MPIGUIDE_RECORD): every call takes the general path. */
+/* 1: mg_threads, or a record to fill (MPIGUIDE_RECORD): every call takes the general path.
+ * MG_GENERAL_ONLINE: online mode, whose memo entries carry a countdown (mg_left). 0: neither. */
 extern int mg_general;
+#define MG_GENERAL_ONLINE 2
 /* Per collective: every call is checked against the known defects of the running MPI
  * (MPIGUIDE_REPAIR=1 and an entry for this MPI): the general path, and such calls are never
  * memoised as repeatable defaults, so mg_repeat never sees them. */
@@ -157,6 +159,13 @@ typedef struct mg_centry {
 
 #define MG_CC_SLOTS 64
 extern mg_centry mg_ccache[MG_CC_SLOTS];
+/* Online mode only (mg_general == MG_GENERAL_ONLINE): per cache slot and collective, how many
+ * more repeats of the memo the fast path may take before the call goes to the general path
+ * again, so that a cell that is racing but not timing (between windows, before its calibration)
+ * keeps the fast path yet every rank still counts every call of it (online.c credits the calls
+ * taken to the cell; UINT32_MAX for a cell that has decided). Outside the entry, so the layout
+ * the fast path of the other modes reads is untouched; reset with the entry (commcache.c). */
+extern uint32_t mg_left[MG_CC_SLOTS][MPIGUIDE_COLL_COUNT];
 
 static inline uintptr_t mg_hbits(const void *handle, size_t size) {
     uintptr_t k = 0;
@@ -384,24 +393,47 @@ static inline int mg_memo_fixes_shape(int coll) {
  * so that a test sees the memo used (nothing else tells a hit from a decision that chose the
  * default again). The real library has no such counter in its fastest path. */
 extern uint64_t mg_test_memo_hits[MPIGUIDE_COLL_COUNT];
-#define MG_TEST_MEMO_HIT(coll) (mg_test_memo_hits[coll]++)
+/* (and the repeat runs the slowed default of MPIGUIDE_TEST_SLOW_DEFAULT_ALL: call.h) */
+#define MG_TEST_MEMO_HIT(coll) (mg_test_memo_hits[coll]++, MG_TEST_DEFAULT_ROUTE(coll))
 #else
 #define MG_TEST_MEMO_HIT(coll) ((void)0)
 #endif
 
-static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_args *a) {
+/* The cache slot + 1 of the call's communicator when the call repeats the memo there, else 0. */
+static inline __attribute__((always_inline)) uint32_t mg_memo_hit(int coll, const mg_args *a) {
     uintptr_t tk, ok;
     int cnt;
-    if (__builtin_expect(mg_general, 0)) return 0;
     uintptr_t k = mg_hbits(&a->comm, sizeof a->comm);
-    const mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
+    uint32_t slot = mg_hslot(k, 6);
+    const mg_centry *e = &mg_ccache[slot];
     if (e->key != k || !k || e->flags) return 0;
     if (!mg_memo_key(coll, a, e->rank, e->p, &tk, &cnt, &ok)) return 0;
     if (e->dtype[coll] != tk || !tk || e->dcount[coll] != cnt || e->dop[coll] != ok) return 0;
+    return slot + 1;
+}
+
+static inline __attribute__((always_inline)) void mg_count_repeat(int coll) {
     _Atomic uint64_t *total = &mg_counts[coll][MG_N_TOTAL]; /* not threaded: plain increment */
     atomic_store_explicit(total, atomic_load_explicit(total, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     MG_TEST_MEMO_HIT(coll);
+}
+
+/* Online mode's repeat: the memo's, while its countdown lasts (mg_general == MG_GENERAL_ONLINE). */
+static inline __attribute__((always_inline)) int mg_repeat_online(int coll, const mg_args *a) {
+    uint32_t s = mg_memo_hit(coll, a);
+    if (!s || !mg_left[s - 1][coll]) return 0;
+    mg_left[s - 1][coll]--;
+    mg_count_repeat(coll);
+    return 1;
+}
+
+/* Online mode's repeats are the wrapper's slow half's first test (wrappers.c), so that this, the
+ * fast half of every other mode, stays as it is. */
+static inline __attribute__((always_inline)) int mg_repeat(int coll, const mg_args *a) {
+    if (__builtin_expect(mg_general, 0)) return 0;
+    if (!mg_memo_hit(coll, a)) return 0;
+    mg_count_repeat(coll);
     return 1;
 }
 

@@ -78,6 +78,8 @@ void mg_intercept_start(int argc, char **argv) {
     mg_acct_on = mg_rt.s.record && mg_record_start() == MPI_SUCCESS;
     mg_general = mg_threads || mg_acct_on;
     mg_online_on = online_start();
+    /* online mode alone: the fast path counts down the memo of a cell between timed calls */
+    if (mg_online_on && !mg_general) mg_general = MG_GENERAL_ONLINE;
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         /* MPIGUIDE_REPAIR=1: every call of a collective with a known defect of this MPI is
          * checked (general path, never memoised as a repeatable default); the report alone
@@ -88,7 +90,7 @@ void mg_intercept_start(int argc, char **argv) {
         mg_checked[c] = (unsigned char)(repairs || mg_online_on);
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] = mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c) ||
-                       repairs || mg_online_on;
+                       repairs || mg_online_on || MG_TEST_SLOWED(c);
     }
     /* the guard works on every rank or on none: its first call on a communicator is collective;
      * it checks the profiles' entries and online mode's winners */

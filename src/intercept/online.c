@@ -8,7 +8,11 @@
  * ranks' times over the private duplicate (the maximum per sample) and applies the rule's
  * decision, identical everywhere. A committed winner runs through the general path's
  * mg_intercept_alg, so the guard checks it from then on; a cell decided for the default (or never
- * raced) memoises its calls as repeatable defaults, so they take the fast path again. Cells
+ * raced) memoises its calls as repeatable defaults, so they take the fast path again. So does a
+ * cell between its timed calls (before its calibration, paused by the budget, before its next
+ * window), with a countdown (intercept.h mg_left) that ends at the call before its next timed
+ * one: the wrapper's fast path takes those calls, and the next general-path call of the
+ * (communicator, collective) credits them to the cell, so every rank counts every call. Cells
  * allocate their race state at the calibration's first call (35 KB); an allocation that fails on
  * some rank is agreed in the calibration's reduction, and the cell then runs the default on every
  * rank. */
@@ -34,6 +38,7 @@ typedef struct ocell {
     int64_t size[NSIZES];
     uint64_t size_calls[NSIZES];
     uint64_t calls;   /* calls before the race state exists (and of a cell without one) */
+    uint64_t fast;    /* calls the fast path took on the cell's countdowns (in calls too) */
     uint64_t pending; /* without memory: the call of the calibration's agreement */
     int nomem;        /* this rank could not allocate the race state */
     int off;          /* no race (the memory agreement failed): the default */
@@ -59,6 +64,14 @@ static struct {
     ocomm *g;
     ocell *c;
 } last;
+
+/* Per communicator-cache slot and collective: the cell that the memo's countdown
+ * (mg_left[slot][coll]) was granted to, with the countdown's start and the memo's size. */
+static struct grant {
+    ocell *c;
+    uint32_t n;
+    int64_t msize;
+} grant[MG_CC_SLOTS][MPIGUIDE_COLL_COUNT];
 
 /* Results of communicators freed before the end (cells this rank reports), for the footer. */
 static mg_online_result *retired;
@@ -89,6 +102,7 @@ static void result_of(const ocomm *g, const ocell *c, mg_online_result *r) {
     if (c->race) {
         mg_online_result_of(c->race, c->coll, g->p, c->esize, c->opclass, c->dtype, c->op, c->lo,
                             c->hi, msize, agree_of(c), r);
+        r->fast = c->fast;
         return;
     }
     memset(r, 0, sizeof *r);
@@ -106,10 +120,51 @@ static void result_of(const ocomm *g, const ocell *c, mg_online_result *r) {
                             .hi = c->hi,
                             .msize = msize,
                             .calls = c->calls,
+                            .fast = c->fast,
                             .speedup = NAN,
                             .ci_lo = NAN,
                             .ci_hi = NAN};
     r->state = c->off ? MG_ONLINE_DEFAULT : -1; /* -1: too few calls to race */
+}
+
+/* Counts n calls of msize in the cell's few sizes (the first NSIZES distinct ones). */
+static void note_size(ocell *c, int64_t msize, uint64_t n) {
+    for (int i = 0; i < NSIZES; i++) {
+        if (c->size_calls[i] && c->size[i] != msize) continue;
+        c->size[i] = msize;
+        c->size_calls[i] += n;
+        return;
+    }
+}
+
+/* The countdown of (slot, collective) ends: the calls the fast path took on it are the cell's. A
+ * memo left behind without a countdown sends its calls to the general path. */
+static void settle(int slot, int coll) {
+    struct grant *g = &grant[slot][coll];
+    if (g->c) {
+        uint64_t used = g->n - mg_left[slot][coll];
+        if (g->c->race)
+            g->c->race->calls += used;
+        else
+            g->c->calls += used;
+        g->c->fast += used;
+        note_size(g->c, g->msize, used);
+        g->c = NULL;
+    }
+    mg_left[slot][coll] = 0;
+}
+
+void mg_online_slot_reset(int slot) {
+    for (int coll = 0; coll < MPIGUIDE_COLL_COUNT; coll++) settle(slot, coll);
+}
+
+/* Every countdown held by a cell of g ends (g is being freed or reported). */
+static void settle_comm(const ocomm *g) {
+    for (int slot = 0; slot < MG_CC_SLOTS; slot++)
+        for (int coll = 0; coll < MPIGUIDE_COLL_COUNT; coll++) {
+            const ocell *c = grant[slot][coll].c;
+            if (c && c >= g->cell && c < g->cell + CELLS) settle(slot, coll);
+        }
 }
 
 /* A communicator is being freed: its cells' results (where this rank reports them), then their
@@ -118,6 +173,7 @@ static void keep_retired(void *state, MPI_Comm priv) {
     (void)priv;
     ocomm *g = state;
     if (last.g == g) last.c = NULL;
+    settle_comm(g);
     for (int i = 0; i < CELLS; i++) {
         ocell *c = &g->cell[i];
         if (!c->key) continue;
@@ -137,6 +193,7 @@ static void keep_retired(void *state, MPI_Comm priv) {
 
 int mg_online_start(void) {
     memset(&last, 0, sizeof last);
+    memset(grant, 0, sizeof grant);
     run_cost = 0;
     t_start = PMPI_Wtime();
     return mg_private_start(&kind, sizeof(ocomm), keep_retired);
@@ -167,22 +224,16 @@ static ocell *cell_of(ocomm *g, uint64_t key) {
     return NULL;
 }
 
-/* Counts a call of msize in the cell's few sizes (the first NSIZES distinct ones). */
-static void note_size(ocell *c, int64_t msize) {
-    for (int i = 0; i < NSIZES; i++) {
-        if (c->size_calls[i] && c->size[i] != msize) continue;
-        c->size[i] = msize;
-        c->size_calls[i]++;
-        return;
-    }
-}
-
-/* A call the default runs for good (its cell decided the default, or is not raced): memoised as
- * a repeatable default on the communicator (intercept.h mg_memo_key), as mg_decide does outside
- * online mode, so its repeats take the wrapper's fast path. Not for collectives whose every call
- * is checked for a known defect (MPIGUIDE_REPAIR), nor for calls a profile measured with another
- * datatype (each counts as other_type). Every key of the memo maps to this same cell. */
-static void memo_default(int coll, const mg_args *a, const mg_callinfo *ci) {
+/* A call the default runs: memoised as a repeatable default on the communicator (intercept.h
+ * mg_memo_key), as mg_decide does outside online mode, so its repeats take the wrapper's fast
+ * path: for good (owner NULL: its cell decided the default, or is not raced) or for the next n
+ * calls, credited to the cell owner (settle). Not for collectives whose every call is checked for
+ * a known defect (MPIGUIDE_REPAIR), nor for calls a profile measured with another datatype (each
+ * counts as other_type). Every key of the memo maps to one cell (its size bucket, element size
+ * and op class), so the calls the countdown lets through are that cell's. The caller settled the
+ * countdown of (communicator, collective) before. */
+static void memo_default(int coll, const mg_args *a, const mg_callinfo *ci, ocell *owner,
+                         uint64_t n) {
     uintptr_t tk = 0, ok = 0;
     int cnt = 0, ts;
     mg_centry *e = (mg_centry *)ci->e;
@@ -199,6 +250,14 @@ static void memo_default(int coll, const mg_args *a, const mg_callinfo *ci) {
             return;
     }
     e->dtype[coll] = tk, e->dcount[coll] = cnt, e->dop[coll] = ok;
+    int slot = (int)(e - mg_ccache);
+    if (!owner) {
+        mg_left[slot][coll] = UINT32_MAX; /* its next general-path call memoises it again */
+        return;
+    }
+    uint32_t left = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    mg_left[slot][coll] = left;
+    grant[slot][coll] = (struct grant){owner, left, ci->msize};
 }
 
 /* The candidates of a collective: every mock-up of the registry (test-only rows never) and
@@ -327,15 +386,16 @@ static int timed_call(ocomm *g, ocell *oc, int act, int k, int coll, const mg_ar
 }
 
 int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc) {
+    if (ci->e) settle((int)((const mg_centry *)ci->e - mg_ccache), coll);
     if (ci->sel == MG_SEL_RANGE) { /* a profile's explicit default covers it */
-        memo_default(coll, a, ci);
+        memo_default(coll, a, ci, NULL, 0);
         return 0;
     }
     int red = mg_coll_is_reduction(coll), op = -1, opclass = 0;
     int rotate = mg_rt.s.online == MG_ONLINE_ROTATE;
     if (red && (opclass = mg_ocache_get(a->op, &op)) == MG_OPC_USER && !mg_cfg.tune_user_ops &&
         !rotate) {
-        memo_default(coll, a, ci); /* as tuned mode: a user's op may cost anything */
+        memo_default(coll, a, ci, NULL, 0); /* as tuned mode: a user's op may cost anything */
         return 0;
     }
     int64_t lo, hi;
@@ -358,7 +418,7 @@ int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc) {
         }
         oc = cell_of(g, key);
         if (!oc) {
-            memo_default(coll, a, ci);
+            memo_default(coll, a, ci, NULL, 0);
             return 0;
         }
         if (oc->coll < 0) { /* new */
@@ -368,10 +428,10 @@ int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc) {
         }
         last.comm = a->comm, last.key = key, last.g = g, last.c = oc;
     }
-    note_size(oc, ci->msize);
+    note_size(oc, ci->msize, 1);
     if (!oc->race) {
         if (oc->off) {
-            memo_default(coll, a, ci);
+            memo_default(coll, a, ci, NULL, 0);
             return 0;
         }
         oc->calls++;
@@ -380,15 +440,21 @@ int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc) {
             return 0;
         }
         if (mg_rt.s.online == MG_ONLINE_RACE &&
-            oc->calls < MG_ONLINE_FIRST - MG_ONLINE_CALIBRATE + 1)
+            oc->calls < MG_ONLINE_FIRST - MG_ONLINE_CALIBRATE + 1) {
+            /* the fast path up to the call before the calibration's first */
+            memo_default(coll, a, ci, oc, MG_ONLINE_FIRST - MG_ONLINE_CALIBRATE - oc->calls);
             return 0;
+        }
         if (!race_start(g, oc)) return 0;
     }
     mg_online_cell *c = oc->race;
     int k, act = mg_online_step(c, &k);
     switch (act) {
     case MG_ONLINE_RUN_DEFAULT:
-        if (c->state == MG_ONLINE_DEFAULT) memo_default(coll, a, ci);
+        if (c->state == MG_ONLINE_DEFAULT)
+            memo_default(coll, a, ci, NULL, 0);
+        else if (c->state == MG_ONLINE_RACING && c->start > c->calls + 1)
+            memo_default(coll, a, ci, oc, c->start - c->calls - 1); /* up to the next timed call */
         return 0;
     case MG_ONLINE_RUN_WINNER: /* through the guard, as a profile's entry */
         return mg_intercept_alg(coll, c->cand[k].alg, MG_SEL_RANGE, a, ci->msize, rc) ? 1 : -1;
@@ -420,6 +486,7 @@ static void agree_take(void *state, const int64_t *v) {
 }
 
 void mg_online_agree(void) {
+    for (int slot = 0; slot < MG_CC_SLOTS; slot++) mg_online_slot_reset(slot); /* exact counts */
     mg_private_allmax(&kind, 2 * CELLS, agree_fill, agree_take);
 }
 

@@ -22,6 +22,9 @@ int mg_online_start(void);
  * 0 when the caller goes on as without online mode. The first call on a communicator is
  * collective over it (every rank makes it). */
 int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc);
+/* The communicator cache's slot is about to be refilled: the calls the fast path took on its
+ * countdowns (mg_left) are credited to their cells, and the countdowns end. */
+void mg_online_slot_reset(int slot);
 
 /* ---- online_end.c ---- */
 /* What one cell decided, as rank 0 gathers it (plain numbers, sent as bytes). */
@@ -29,8 +32,8 @@ typedef struct mg_online_result {
     int32_t coll, p, esize, opclass, dtype, op; /* dtype, op: catalog name indexes, -1 none */
     int32_t state, winner, best, ncand, ndropped, pauses, agree; /* winner, best: ids, -1 */
     int32_t pad;
-    int64_t lo, hi, msize; /* bucket; the size the cell saw most */
-    uint64_t calls, explored, cand_calls, decided_at;
+    int64_t lo, hi, msize;                                  /* bucket; the size the cell saw most */
+    uint64_t calls, fast, explored, cand_calls, decided_at; /* fast: of calls, the fast path's */
     double cost, budget, dhat;    /* seconds: spent, allowed, default per call */
     double over;                  /* seconds: the most a window overran (mg_online_cell) */
     double speedup, ci_lo, ci_hi; /* of the winner, else of the best candidate */

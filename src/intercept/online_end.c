@@ -238,7 +238,7 @@ static const char *state_name(int s) {
 
 void mg_online_report(FILE *f) {
     if (!gathered) return;
-    uint64_t calls = 0, explored = 0;
+    uint64_t calls = 0, fast = 0, explored = 0;
     double cost = 0, budget = 0;
     int raced = 0, committed = 0, def = 0;
     for (int i = 0; i < nall; i++) {
@@ -253,14 +253,16 @@ void mg_online_report(FILE *f) {
                                                                : "derived";
         fprintf(f,
                 "#@mpiguide online %s p=%d bytes=%lld-%lld msize=%lld datatype=%s op=%s "
-                "calls=%llu explored=%llu candidate_calls=%llu cost_s=%.4g budget_s=%.4g "
-                "over_s=%.4g candidates=%d dropped=%d paused=%d state=%s winner=%s best=%s "
+                "calls=%llu fast=%llu explored=%llu candidate_calls=%llu cost_s=%.4g "
+                "budget_s=%.4g over_s=%.4g candidates=%d dropped=%d paused=%d state=%s winner=%s "
+                "best=%s "
                 "speedup=%.4g "
                 "ci95=%.4g..%.4g",
                 mg_coll_name(r->coll), r->p, (long long)r->lo, (long long)r->hi,
                 (long long)r->msize, dt, op, (unsigned long long)r->calls,
-                (unsigned long long)r->explored, (unsigned long long)r->cand_calls, r->cost,
-                r->budget, r->over, r->ncand, r->ndropped, r->pauses, state_name(r->state),
+                (unsigned long long)r->fast, (unsigned long long)r->explored,
+                (unsigned long long)r->cand_calls, r->cost, r->budget, r->over, r->ncand,
+                r->ndropped, r->pauses, state_name(r->state),
                 r->state == MG_ONLINE_COMMITTED ? mg_alg_name(r->winner)
                 : r->state == MG_ONLINE_DEFAULT ? "default"
                                                 : "-",
@@ -268,16 +270,17 @@ void mg_online_report(FILE *f) {
         if (decided(r)) fprintf(f, " after=%llu", (unsigned long long)r->decided_at);
         if (r->agree >= 0) fprintf(f, " ranks_agree=%s", r->agree ? "yes" : "no");
         fputc('\n', f);
-        calls += r->calls, explored += r->explored, cost += r->cost, budget += r->budget;
+        calls += r->calls, fast += r->fast, explored += r->explored, cost += r->cost,
+            budget += r->budget;
         raced += r->cand_calls > 0;
         committed += r->state == MG_ONLINE_COMMITTED;
         def += r->state == MG_ONLINE_DEFAULT;
     }
     fprintf(f,
-            "#@mpiguide online all cells=%d raced=%d committed=%d default=%d calls=%llu "
+            "#@mpiguide online all cells=%d raced=%d committed=%d default=%d calls=%llu fast=%llu "
             "explored=%llu cost_s=%.4g budget_s=%.4g share=%g run_s=%.4g run_cost_s=%.4g",
-            nall, raced, committed, def, (unsigned long long)calls, (unsigned long long)explored,
-            cost, budget, mg_rt.s.online_budget, run_s, run_cost_s);
+            nall, raced, committed, def, (unsigned long long)calls, (unsigned long long)fast,
+            (unsigned long long)explored, cost, budget, mg_rt.s.online_budget, run_s, run_cost_s);
     if (written >= 0) fprintf(f, " profiles_written=%d", written);
     fputc('\n', f);
 }

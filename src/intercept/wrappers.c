@@ -9,7 +9,8 @@
 /* The wrapper of MPI_<Name>: its fast half (switched off: straight to PMPI; it touches no
  * argument register, so pass-through stays exact even under the other MPI, whose handles may
  * be wider than ours), the repeat of the last default call on the communicator (mg_fast_*, a
- * leaf without a stack frame), its slow half (the inline decision; the default is a
+ * leaf without a stack frame), its slow half (online mode's repeats on a countdown, then the
+ * inline decision; the default is a
  * tail call with the caller's own arguments), the rest (mock-up, fallbacks, opt-out, threads)
  * out of line, and a hidden alias mg_c_<Name> for the
  * Fortran entry points (which must not go through the dynamic symbol of another tool). */
@@ -20,10 +21,17 @@
         return mg_intercept_more(MPIGUIDE_COLL_##ID, alg, tuned, msize, &a);                       \
     }                                                                                              \
     static MG_SLOW int mg_slow_##Name PARAMS {                                                     \
+        if (__builtin_expect(mg_general == MG_GENERAL_ONLINE, 0)) {                                \
+            mg_args o = mg_fill FILL;                                                              \
+            if (mg_repeat_online(MPIGUIDE_COLL_##ID, &o)) return PMPI_##Name ARGS;                 \
+        }                                                                                          \
         int64_t msize = 0;                                                                         \
         int tuned = 0;                                                                             \
         int alg = mg_decide(MPIGUIDE_COLL_##ID, mg_fill FILL, &msize, &tuned);                     \
-        if (__builtin_expect(alg == MG_DEFAULT, 1)) return PMPI_##Name ARGS;                       \
+        if (__builtin_expect(alg == MG_DEFAULT, 1)) {                                              \
+            MG_TEST_DEFAULT_ROUTE(MPIGUIDE_COLL_##ID);                                             \
+            return PMPI_##Name ARGS;                                                               \
+        }                                                                                          \
         return mg_more_##Name(alg, tuned, msize, MG_UNPAREN ARGS);                                 \
     }                                                                                              \
     static MG_SLOW int mg_fast_##Name PARAMS {                                                     \

@@ -73,6 +73,19 @@ static inline void mg_call_source(int coll, const mg_args *a, int rank, int p, i
 /* The library's own collective on the call (default_call.c); in test builds with the slow-default
  * hook of MPIGUIDE_TEST_SLOW_DEFAULT. */
 int mg_run_default(int coll, const mg_args *a);
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+/* Test builds: that hook alone; the same where the wrappers run the default themselves, with
+ * MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1 (intercept.h, wrappers.c); whether coll slows so
+ * everywhere. */
+void mg_test_slow_default(int coll);
+void mg_test_slow_route(int coll);
+int mg_test_slowed(int coll);
+#define MG_TEST_DEFAULT_ROUTE(coll) mg_test_slow_route(coll)
+#define MG_TEST_SLOWED(coll)        mg_test_slowed(coll)
+#else
+#define MG_TEST_SLOWED(coll)        0
+#define MG_TEST_DEFAULT_ROUTE(coll) ((void)0)
+#endif
 /* The library's own collective through PMPI, without the test builds' slow-default hook (library
  * algorithms call it on their shadow communicator). */
 int mg_run_pmpi(int coll, const mg_args *a);

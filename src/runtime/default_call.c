@@ -10,35 +10,53 @@
  * of those collectives, as the benchmark and check measure it, 200 us slower
  * (MPIGUIDE_TEST_SLOW_DEFAULT_US microseconds; a nonblocking one's start), so the end-to-end
  * tests of `tune` have a real violation to find and the tuned launch has a default to avoid; a
- * much longer delay in one launch makes it a disturbed one. */
-static void test_slow_default(int coll) {
-    static int read;
-    static unsigned slow; /* bit per collective id (at most 32: alg_seen.c) */
-    static double delay = 200e-6;
-    if (!read) {
-        const char *e = getenv("MPIGUIDE_TEST_SLOW_DEFAULT"),
-                   *us = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_US");
-        char name[64];
-        for (const char *s = e; s && *s;) {
-            size_t n = strcspn(s, ",");
-            snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), s);
-            int c = mg_coll_lookup(name);
-            if (c >= 0) slow |= 1u << c;
-            s += n + (s[n] == ',');
-        }
-        if (us && atof(us) > 0) delay = atof(us) * 1e-6;
-        read = 1;
+ * much longer delay in one launch makes it a disturbed one. With MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1
+ * also wherever the wrappers run the default themselves (their fast path and the slow half's
+ * default, the collective switched on even without configuration: lifecycle.c), so that a whole
+ * application sees a slow default (online mode's tests and bench/online.sh). */
+static int read_done, slow_all;
+static unsigned slow; /* bit per collective id (at most 32: alg_seen.c) */
+static double delay = 200e-6;
+
+static void read_slow(void) {
+    const char *e = getenv("MPIGUIDE_TEST_SLOW_DEFAULT"),
+               *us = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_US"),
+               *all = getenv("MPIGUIDE_TEST_SLOW_DEFAULT_ALL");
+    char name[64];
+    for (const char *s = e; s && *s;) {
+        size_t n = strcspn(s, ",");
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), s);
+        int c = mg_coll_lookup(name);
+        if (c >= 0) slow |= 1u << c;
+        s += n + (s[n] == ',');
     }
+    if (us && atof(us) > 0) delay = atof(us) * 1e-6;
+    slow_all = all && atoi(all) > 0;
+    read_done = 1;
+}
+
+void mg_test_slow_default(int coll) {
+    if (!read_done) read_slow();
     if (!(slow >> coll & 1u)) return;
     double t = PMPI_Wtime();
     while (PMPI_Wtime() - t < delay) continue;
 }
+
+void mg_test_slow_route(int coll) {
+    if (!read_done) read_slow();
+    if (slow_all) mg_test_slow_default(coll);
+}
+
+int mg_test_slowed(int coll) {
+    if (!read_done) read_slow();
+    return slow_all && (slow >> coll & 1u);
+}
 #else
-#define test_slow_default(coll) ((void)0)
+#define mg_test_slow_default(coll) ((void)0)
 #endif
 
 int mg_run_default(int coll, const mg_args *a) {
-    test_slow_default(coll);
+    mg_test_slow_default(coll);
     return mg_run_pmpi(coll, a);
 }
 

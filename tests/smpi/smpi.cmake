@@ -26,6 +26,12 @@ target_link_options(smpi_chain_app_shared PRIVATE "LINKER:--no-as-needed")
 target_link_libraries(smpi_chain_app_shared PRIVATE mpiguide)
 set_target_properties(smpi_chain_app_shared PROPERTIES BUILD_RPATH "${CMAKE_BINARY_DIR}/lib")
 
+# bench/online_sim.c, linked the same way: online mode at 64 ranks (online.sh)
+add_executable(smpi_online_sim ${CMAKE_SOURCE_DIR}/bench/online_sim.c)
+add_dependencies(smpi_online_sim mpiguide_static)
+target_link_libraries(smpi_online_sim PRIVATE
+  "-Wl,--whole-archive" $<TARGET_FILE:mpiguide_static> "-Wl,--no-whole-archive")
+
 # mg_smpi_test(NAME SCRIPT ARGS...)
 function(mg_smpi_test name script)
   add_test(NAME smpi.${name}
@@ -40,6 +46,7 @@ mg_smpi_test(selftest.mpich selftest.sh ${bin} mpich ${MG_SMPI_WORK}/selftest_mp
 mg_smpi_test(identical identical.sh ${bin} ${MG_SMPI_WORK}/identical)
 mg_smpi_test(layout layout.sh ${bin} $<TARGET_FILE:smpi_chain_app> ${MG_SMPI_WORK}/layout)
 mg_smpi_test(chain chain.sh ${bin} $<TARGET_FILE:smpi_chain_app> ${MG_SMPI_WORK}/chain)
+mg_smpi_test(online online.sh $<TARGET_FILE:smpi_online_sim> ${MG_SMPI_WORK}/online)
 mg_smpi_test(sharing sharing.sh $<TARGET_FILE:smpi_chain_app_shared>
   ${CMAKE_BINARY_DIR}/lib/$<TARGET_SONAME_FILE_NAME:mpiguide> ${MG_SMPI_WORK}/sharing)
 
