@@ -3,6 +3,8 @@
  * each bad input reported once under the name of its source, MPIGUIDE_OFF reading nothing. */
 #include "check.h"
 #include "startup/settings.h"
+#include "catalog/catalog.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -155,6 +157,49 @@ int main(void) {
     CHECK(n == 1 && !strcmp(l.where[0], "MPIGUIDE_MATCH") && strstr(l.what[0], "`loose`") &&
               !s.match_size,
           "bad MPIGUIDE_MATCH: %d errors", n);
+
+    /* profiles of nonblocking collectives apply only with MPIGUIDE_NONBLOCKING=1 (no guard) */
+    char dir[] = "/tmp/mg_test_nb_XXXXXX";
+    if (mkdtemp(dir)) {
+        const char *files[2][2] = {
+            {"MPI_Allreduce_p4.prf",
+             "MPI_Allreduce\n4\n1\n1 allreduce_as_reduce_bcast\n1\n8 8 1\n"},
+            {"MPI_Iallreduce_p4.prf", "MPI_Iallreduce\n4\n1\n1 default\n1\n8 8 1\n"}};
+        char path[300];
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+            FILE *f = fopen(path, "w");
+            if (f) fputs(files[i][1], f), fclose(f);
+        }
+        const struct {
+            const char *v;
+            int kept, errors;
+        } nc[] = {{NULL, 1, 0}, {"0", 1, 0}, {"1", 2, 0}, {"yes", 1, 1}};
+        for (size_t i = 0; i < sizeof nc / sizeof nc[0]; i++) {
+            var vn[] = {
+                {"MPIGUIDE_PROFILES", dir}, {"MPIGUIDE_NONBLOCKING", nc[i].v}, {NULL, NULL}};
+            if (!nc[i].v) vn[1] = vn[2];
+            mg_env env = {table_get, vn, 0, NULL};
+            char rp[256];
+            void *seltab = NULL;
+            mg_profile_set ps = {0};
+            l = (log_t){0};
+            n = mg_settings_read(&env, &s, rp, sizeof rp, &seltab, &ps, collect, &l);
+            int nb = 0;
+            for (int k = 0; k < ps.n; k++) nb += mg_coll_is_nb(ps.v[k].coll);
+            CHECK(ps.n == nc[i].kept && nb == (nc[i].kept == 2) && n == nc[i].errors &&
+                      s.nonblocking == (nc[i].kept == 2),
+                  "MPIGUIDE_NONBLOCKING=%s: %d profiles kept (%d nonblocking), %d errors",
+                  nc[i].v ? nc[i].v : "(unset)", ps.n, nb, n);
+            free(seltab);
+            mg_profile_set_free(&ps);
+        }
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+            unlink(path);
+        }
+        rmdir(dir);
+    }
 
     /* config file applies; MPIGUIDE_OFF reads nothing */
     char cfg[] = "/tmp/mg_test_settings_XXXXXX";
