@@ -204,6 +204,16 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
     return ci->mockup;
 }
 
+MG_SLOW __attribute__((cold)) int mg_pick_other(int coll, int next, int64_t msize, int esize,
+                                                MPI_Op op, int *sel) {
+    int idx, oc = mg_coll_is_reduction(coll) ? mg_ocache_get(op, &idx) : 0;
+    int prof = mg_seltab_match(&mg_rt.sel, next, esize, oc);
+    if (prof >= 0) return mg_pick_in(coll, prof, msize, NULL, sel);
+    mg_count(coll, MG_N_OTHER_TYPE);
+    *sel = MG_SEL_OTHERTYPE;
+    return coll;
+}
+
 int mg_intercept_more(int coll, int alg, int tuned, int64_t msize, const mg_args *a) {
     int rc;
     if (alg == MG_GENERAL && mg_acct_on) { /* MPIGUIDE_RECORD: every call timed and accounted */

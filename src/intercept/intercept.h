@@ -274,30 +274,9 @@ static inline int64_t mg_call_msize(int coll, const mg_args *a, int rank, int p,
     return count * (int64_t)*esize;
 }
 
-/* The algorithm for the call; *sel says how selection went (enum mg_selection). A profile
- * measured with another element size or op class than the call's (MPIGUIDE_MATCH) is not
- * taken: the default runs and the call counts as other_type. With a communicator cache entry
- * the profile and a one-entry memo of the last size live in the entry (no hashing, two loads
- * on a repeated size); without (MPI_THREAD_MULTIPLE) the table is hashed and the memo is one
- * atomic word per profile. The profile is always searched the same way, so the result depends
- * on (collective, p, msize, element size, op class) only, all shared by every rank. The op
- * class is looked up only when the profile asks for one. */
-static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, mg_centry *e,
-                          int *sel) {
-    int f = mg_rt.s.forced[coll];
-    *sel = MG_SEL_NONE;
-    if (f >= 0) return f;
-    int prof = e ? e->prof[coll] : mg_seltab_find(&mg_rt.sel, coll, p);
-    if (prof < 0) return coll;
-    const mg_selprof *P = &mg_rt.sel.prof[prof];
-    if (__builtin_expect(P->esize | P->opclass, 1) && !mg_coll_sizeless(coll)) {
-        int idx, oc = mg_coll_is_reduction(coll) && P->opclass ? mg_ocache_get(op, &idx) : 0;
-        if ((P->esize && P->esize != esize) || oc != P->opclass) {
-            mg_count(coll, MG_N_OTHER_TYPE);
-            *sel = MG_SEL_OTHERTYPE;
-            return coll;
-        }
-    }
+/* The memoised search of profile prof (mg_pick): the memo is the entry's word when e is given,
+ * else the profile's own. */
+static inline int mg_pick_in(int coll, int prof, int64_t msize, mg_centry *e, int *sel) {
     uint64_t key = (uint64_t)msize + 1;
     int memo = key < (1ull << 47);
     if (memo) {
@@ -319,6 +298,37 @@ static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, 
             atomic_store_explicit(&mg_lasthit[prof], h, memory_order_relaxed);
     }
     return alg;
+}
+
+/* The rest of mg_pick's chain (from profile next on) for a call its first profile does not
+ * accept: the profile measured with the call's element size and op class, whose memo is its own
+ * word (the entry's belongs to the first); with none the default, counted as other_type. Out of
+ * line (general_path.c), so that the first profile's path keeps its registers and code. */
+int mg_pick_other(int coll, int next, int64_t msize, int esize, MPI_Op op, int *sel);
+
+/* The algorithm for the call; *sel says how selection went (enum mg_selection). A profile
+ * measured with another element size or op class than the call's (MPIGUIDE_MATCH) is not
+ * taken: the next profile of the same (collective, p) that was measured with them is
+ * (seltab.h chains), and with none the default runs and the call counts as other_type. With a
+ * communicator cache entry the first profile and a one-entry memo of its last size live in the
+ * entry (no hashing, two loads on a repeated size); without (MPI_THREAD_MULTIPLE), and for a
+ * later profile of the chain, the memo is one atomic word per profile. The profile is always
+ * searched the same way, so the result depends on (collective, p, msize, element size, op class)
+ * only, all shared by every rank. The op class is looked up only when the profile asks for one. */
+static inline int mg_pick(int coll, int p, int64_t msize, int esize, MPI_Op op, mg_centry *e,
+                          int *sel) {
+    int f = mg_rt.s.forced[coll];
+    *sel = MG_SEL_NONE;
+    if (f >= 0) return f;
+    int prof = e ? e->prof[coll] : mg_seltab_find(&mg_rt.sel, coll, p);
+    if (prof < 0) return coll;
+    const mg_selprof *P = &mg_rt.sel.prof[prof];
+    if (__builtin_expect(P->esize | P->opclass, 1) && !mg_coll_sizeless(coll)) {
+        int idx, oc = mg_coll_is_reduction(coll) && P->opclass ? mg_ocache_get(op, &idx) : 0;
+        if ((P->esize && P->esize != esize) || oc != P->opclass)
+            return mg_pick_other(coll, P->next, msize, esize, op, sel);
+    }
+    return mg_pick_in(coll, prof, msize, e, sel);
 }
 
 /* The library's own collective is due (selected, or a fallback): on a known defect of the running

@@ -2,6 +2,7 @@
  * run and every reader sees the same set), each parsed on its own; a bad file is reported
  * and left out, the rest still load. */
 #include "profile.h"
+#include "seltab.h"
 #include "catalog/catalog.h"
 #include "util/file.h"
 #include <dirent.h>
@@ -62,11 +63,18 @@ static int load_file(const char *path, mg_profile_set *set, mg_diag_fn fn, void 
         diag(fn, ctx, 1, where, "%s; profile ignored", err.what);
         return 1;
     }
+    /* several profiles of one (collective, size) apply side by side when they were measured
+     * with other element sizes or op classes (seltab.h) */
+    int esize, opclass;
+    mg_seltab_key(&p, &esize, &opclass);
     for (int i = 0; i < set->n; i++) {
-        if (set->v[i].coll == p.coll && set->v[i].p == p.p) {
+        int es, oc;
+        mg_seltab_key(&set->v[i], &es, &oc);
+        if (set->v[i].coll == p.coll && set->v[i].p == p.p && es == esize && oc == opclass) {
             snprintf(where, sizeof where, "%s:%d", path, p.line);
             diag(fn, ctx, 1, where,
-                 "second profile for %s with %d processes (first in %s); ignored",
+                 "second profile for %s with %d processes and the same element size and op "
+                 "class (first in %s); ignored",
                  mg_coll_name(p.coll), p.p, set->file[i]);
             mg_profile_free(&p);
             return 1;

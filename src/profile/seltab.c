@@ -13,7 +13,7 @@ typedef struct block_header {
     uint64_t nranges;
 } block_header;
 
-static const char magic[8] = "MGSEL02";
+static const char magic[8] = "MGSEL03";
 
 #define MAX_BLOCK ((size_t)1 << 30)
 
@@ -31,6 +31,11 @@ static size_t layout(uint64_t nprof, uint64_t nslots, uint64_t nr, size_t off[5]
     off[4] = off[3] + nr * sizeof(int64_t);
     size_t total = off[4] + pad8(nr * sizeof(int32_t));
     return total > MAX_BLOCK ? 0 : total;
+}
+
+void mg_seltab_key(const mg_profile *p, int *esize, int *opclass) {
+    *opclass = mg_coll_is_reduction(p->coll) ? mg_op_class(p->operation) : 0;
+    *esize = mg_coll_sizeless(p->coll) ? 0 : mg_dtype_size(p->datatype);
 }
 
 int mg_seltab_build(const mg_profile_set *set, void **block, size_t *bytes) {
@@ -54,18 +59,32 @@ int mg_seltab_build(const mg_profile_set *set, void **block, size_t *bytes) {
     uint32_t first = 0;
     for (int i = 0; i < set->n; i++) {
         const mg_profile *p = &set->v[i];
-        int opclass = mg_coll_is_reduction(p->coll) ? mg_op_class(p->operation) : 0;
-        int esize = mg_coll_sizeless(p->coll) ? 0 : mg_dtype_size(p->datatype);
-        prof[i] = (mg_selprof){p->coll, p->p, first, (uint32_t)p->nranges, esize, opclass};
+        int esize, opclass;
+        mg_seltab_key(p, &esize, &opclass);
+        prof[i] = (mg_selprof){p->coll, p->p, first, (uint32_t)p->nranges, esize, opclass, -1, 0};
         for (int r = 0; r < p->nranges; r++) {
             lo[first + (uint32_t)r] = p->ranges[r].lo;
             hi[first + (uint32_t)r] = p->ranges[r].hi;
             alg[first + (uint32_t)r] = p->ranges[r].alg;
         }
         first += (uint32_t)p->nranges;
-        uint32_t hs = mg_seltab_hash(p->coll, p->p) & (uint32_t)(nslots - 1);
-        while (slot[hs] >= 0) hs = (hs + 1) & (uint32_t)(nslots - 1);
-        slot[hs] = i;
+    }
+    /* the chains, most specific first (seltab.h): the slot holds each chain's first */
+    for (int spec = 2; spec >= 0; spec--) {
+        for (int i = 0; i < set->n; i++) {
+            if ((prof[i].esize != 0) + (prof[i].opclass != 0) != spec) continue;
+            uint32_t hs = mg_seltab_hash(prof[i].coll, prof[i].p) & (uint32_t)(nslots - 1);
+            while (slot[hs] >= 0 &&
+                   (prof[slot[hs]].coll != prof[i].coll || prof[slot[hs]].p != prof[i].p))
+                hs = (hs + 1) & (uint32_t)(nslots - 1);
+            if (slot[hs] < 0) {
+                slot[hs] = i;
+                continue;
+            }
+            int32_t t = slot[hs];
+            while (prof[t].next >= 0) t = prof[t].next;
+            prof[t].next = i;
+        }
     }
     *block = b;
     *bytes = total;
@@ -99,6 +118,13 @@ int mg_seltab_view(const void *block, size_t bytes, mg_selview *v) {
         const mg_selprof *p = &v->prof[i];
         if ((uint64_t)p->first + p->n > v->nranges) return -1;
         if (p->esize < 0 || p->opclass < 0 || p->opclass >= MG_OPC_COUNT) return -1;
+        if (p->next >= (int32_t)v->nprof || p->next < -1) return -1;
+        /* a chain stays within one (coll, p) and ends: at most nprof steps */
+        uint32_t steps = 0;
+        for (int32_t q = p->next; q >= 0; q = v->prof[q].next)
+            if (++steps >= v->nprof || v->prof[q].coll != p->coll || v->prof[q].p != p->p ||
+                v->prof[q].next >= (int32_t)v->nprof || v->prof[q].next < -1)
+                return -1;
         for (uint32_t r = p->first; r < p->first + p->n; r++)
             if (v->lo[r] > v->hi[r] || (r > p->first && v->lo[r] <= v->hi[r - 1])) return -1;
     }

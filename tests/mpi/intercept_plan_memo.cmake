@@ -56,3 +56,27 @@ if(TARGET mpiguide_testalgs)
       "#@mpiguide test memo_hits MPI_Gatherv 3\n"
     REJECT "wrong result" "mpiguide: (error|warning)")
 endif()
+
+# Several profiles of one (collective, p), one per datatype and op (src/profile/seltab.h chains;
+# tests/mpi/two_types.c): each call takes its own, a third type runs the default as other_type,
+# and the memo of the last size does not carry one profile's decision over to the other (which
+# would make 20 mock-up calls). Rank 0: 31 calls, 10 of MPI_DOUBLE/MPI_SUM run the mock-up, 10 of
+# MPI_INT/MPI_MAX the default their profile names, 11 of MPI_INT/MPI_SUM (the final check's
+# included) are other_type. The fast path (report only) and the general path (record) agree.
+add_executable(two_types mpi/two_types.c)
+target_link_libraries(two_types PRIVATE MPI::MPI_C)
+file(WRITE ${IC}/two_types/MPI_Allreduce_p2_MPI_DOUBLE_MPI_SUM.prf
+  "#@datatype=MPI_DOUBLE\n#@operation=MPI_SUM\nMPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+file(WRITE ${IC}/two_types/MPI_Allreduce_p2_MPI_INT_MPI_MAX.prf
+  "#@datatype=MPI_INT\n#@operation=MPI_MAX\nMPI_Allreduce\n2\n1\n1 default\n1\n0 9223372036854775807 1\n")
+ic_test(two_types NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_GUARD=0
+  MPIGUIDE_PROFILES=${IC}/two_types $<TARGET_FILE:two_types>
+  EXPECT "two_types: all results correct"
+    "#@mpiguide calls MPI_Allreduce total=31 mockup=10 [^\n]* other_type=11 "
+  REJECT "wrong result" "mpiguide: (error|warning)")
+ic_test(two_types_record NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPIGUIDE_GUARD=0
+  MPIGUIDE_RECORD=${IC}/two_types.rec MPIGUIDE_PROFILES=${IC}/two_types $<TARGET_FILE:two_types>
+  EXPECT "two_types: all results correct"
+    "#@mpiguide calls MPI_Allreduce total=31 mockup=10 [^\n]* other_type=11 "
+    "coverage MPI_Allreduce p=2 calls=31 covered=20 mockup=10 other_type=11 "
+  REJECT "wrong result" "mpiguide: (error|warning)")

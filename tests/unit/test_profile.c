@@ -409,6 +409,12 @@ static void test_dir(void) {
     write_file(path, example);
     snprintf(path, sizeof path, "%s/b_bcast.prf", dir);
     write_file(path, "MPI_Bcast\n2\n1\n1 bcast_as_allgatherv\n1\n0 100 1\n");
+    /* the same (collective, size) measured with another datatype applies beside it; with the
+     * same element size again (MPI_SUM makes no op class for a non-reduction) it is one too many */
+    snprintf(path, sizeof path, "%s/ba_typed.prf", dir);
+    write_file(path, "#@datatype=MPI_INT\nMPI_Allgather\n4\n0\n0\n");
+    snprintf(path, sizeof path, "%s/bb_typed_again.prf", dir);
+    write_file(path, "#@datatype=MPI_FLOAT\n#@operation=MPI_SUM\nMPI_Allgather\n4\n0\n0\n");
     snprintf(path, sizeof path, "%s/c_duplicate.prf", dir);
     write_file(path, "MPI_Allgather\n4\n0\n0\n");
     snprintf(path, sizeof path, "%s/d_broken.prf", dir);
@@ -420,8 +426,9 @@ static void test_dir(void) {
     mg_profile_set set = {0};
     diag_log d = {0};
     int errors = mg_profiles_load(dir, &set, collect, &d);
-    CHECK(errors == 2 && d.errors == 2, "dir: 2 errors (duplicate, broken), got %d", errors);
-    CHECK(set.n == 2, "dir: 2 profiles loaded, got %d", set.n);
+    CHECK(errors == 3 && d.errors == 3, "dir: 3 errors (2 duplicates, broken), got %d", errors);
+    CHECK(set.n == 3 && set.n > 2 && !strcmp(set.v[2].datatype, "MPI_INT"),
+          "dir: 3 profiles loaded (two of MPI_Allgather at p = 4), got %d", set.n);
     CHECK(strstr(d.last, "d_broken.prf:4") && strstr(d.last, "unknown algorithm"),
           "dir: last message names file and line: %s", d.last);
     mg_profile_set_free(&set);
@@ -444,8 +451,8 @@ static void test_dir(void) {
         CHECK(errors == 0 && d.warnings == 1, "empty dir warns");
         rmdir(empty);
     }
-    const char *names[] = {"a_allgather.prf", "b_bcast.prf", "c_duplicate.prf", "d_broken.prf",
-                           ".hidden"};
+    const char *names[] = {"a_allgather.prf", "b_bcast.prf",  "ba_typed.prf", "bb_typed_again.prf",
+                           "c_duplicate.prf", "d_broken.prf", ".hidden"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         unlink(path);

@@ -1,6 +1,7 @@
 /* The flat selection table: lookups agree with a linear scan of every profile for random
- * profiles and sizes (including range edges), absent (collective, p) finds nothing, and a
- * damaged block is refused. */
+ * profiles and sizes (including range edges), absent (collective, p) finds nothing, a damaged
+ * block is refused, and several profiles of one (collective, p) measured with other datatypes
+ * and ops form a chain in which each call finds its own. */
 #include "check.h"
 #include "catalog/catalog.h"
 #include "profile/seltab.h"
@@ -114,6 +115,71 @@ int main(void) {
               "%s: MPIGUIDE_MATCH=size accepts any datatype and op", types[i].coll);
         free(b1);
         free(one.ranges);
+    }
+
+    /* Several profiles of MPI_Allreduce at p = 4: MPI_DOUBLE/MPI_SUM and MPI_INT/MPI_MAX, and
+     * one naming neither, loaded first; MPI_Bcast at p = 4 beside them. Each call's type finds
+     * its own profile, the one naming neither takes the rest, and MPIGUIDE_MATCH=size takes the
+     * chain's first. Without it, a third type runs the default (no profile). */
+    {
+        struct {
+            const char *coll, *datatype, *op;
+        } chain[] = {{"MPI_Allreduce", "", ""},
+                     {"MPI_Allreduce", "MPI_DOUBLE", "MPI_SUM"},
+                     {"MPI_Bcast", "MPI_CHAR", ""},
+                     {"MPI_Allreduce", "MPI_INT", "MPI_MAX"}};
+        mg_profile cp[4];
+        for (int i = 0; i < 4; i++) {
+            cp[i] = random_profile(mg_coll_lookup(chain[i].coll), 4, 3);
+            snprintf(cp[i].datatype, sizeof cp[i].datatype, "%s", chain[i].datatype);
+            snprintf(cp[i].operation, sizeof cp[i].operation, "%s", chain[i].op);
+        }
+        int ar = mg_coll_lookup("MPI_Allreduce");
+        for (int with_any = 0; with_any < 2; with_any++) {
+            mg_profile_set cs = {with_any ? 4 : 3, 4, with_any ? cp : cp + 1, NULL};
+            int off = with_any ? 0 : 1; /* set index -> cp index */
+            void *cb = NULL;
+            size_t cn = 0;
+            mg_selview cv;
+            CHECK(mg_seltab_build(&cs, &cb, &cn) == 0 && mg_seltab_view(cb, cn, &cv) == 0,
+                  "chain: build");
+            int head = mg_seltab_find(&cv, ar, 4);
+            CHECK(head == 1 - off, "chain: the first is the MPI_DOUBLE/MPI_SUM profile, got %d",
+                  head);
+            int dbl = mg_seltab_match(&cv, head, 8, MG_OPC_ARITH);
+            int imax = mg_seltab_match(&cv, head, 4, MG_OPC_MINMAX);
+            int isum = mg_seltab_match(&cv, head, 4, MG_OPC_ARITH);
+            int fmax = mg_seltab_match(&cv, head, 8, MG_OPC_MINMAX);
+            CHECK(dbl == 1 - off && imax == 3 - off, "chain: each type its own (%d %d)", dbl, imax);
+            CHECK(isum == (with_any ? 0 : -1) && fmax == isum, "chain: a third type %s, got %d %d",
+                  with_any ? "takes the profile naming neither" : "finds none", isum, fmax);
+            CHECK(mg_seltab_match(&cv, mg_seltab_find(&cv, mg_coll_lookup("MPI_Bcast"), 4), 1, 0) ==
+                      2 - off,
+                  "chain: MPI_Bcast is its own");
+            /* each profile keeps its own ranges: the search of each agrees with its linear scan */
+            for (int64_t m = 0; m < 30; m++)
+                CHECK(mg_seltab_search(&cv, imax, m) == mg_profile_select_linear(&cp[3], m) &&
+                          mg_seltab_search(&cv, dbl, m) == mg_profile_select_linear(&cp[1], m),
+                      "chain: ranges at %lld", (long long)m);
+            /* a chain that loops, or leaves its (coll, p), is refused */
+            char *bad = malloc(cn);
+            memcpy(bad, cb, cn);
+            mg_selprof *bp =
+                (mg_selprof *)(uintptr_t)((const char *)cv.prof - (const char *)cb + bad);
+            bp[imax].next = head;
+            mg_selview bv;
+            CHECK(mg_seltab_view(bad, cn, &bv) != 0, "chain: a loop is refused");
+            memcpy(bad, cb, cn);
+            bp[head].next = 2 - off;
+            CHECK(mg_seltab_view(bad, cn, &bv) != 0, "chain: another (coll, p) is refused");
+            free(bad);
+            mg_seltab_match_size(cb);
+            CHECK(mg_seltab_view(cb, cn, &cv) == 0 &&
+                      mg_seltab_match(&cv, head, 4, MG_OPC_MINMAX) == head,
+                  "chain: MPIGUIDE_MATCH=size takes the first");
+            free(cb);
+        }
+        for (int i = 0; i < 4; i++) free(cp[i].ranges);
     }
 
     /* no profiles at all */
