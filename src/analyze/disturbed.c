@@ -31,7 +31,8 @@ int mg_an_disturbed(const mg_point *pt, double dmed) {
 /* The default's median at pt in validation launch l, NaN when not measured there. */
 static double val_default(const mg_analysis *a, const mg_coll_result *c, const mg_point *pt,
                           int def, int l) {
-    const mg_series *s = mg_dataset_find_series(a->ds, c->name, def, l, pt->msize, c->p_key);
+    const mg_series *s =
+        mg_dataset_find_series(a->ds, c->name, def, l, pt->msize, c->p_key, c->variant);
     return mg_an_series_median(s);
 }
 

@@ -13,7 +13,7 @@
 /* ---- grouping the series into collectives, sizes and algorithms ---- */
 
 typedef struct {
-    int coll_rank, alg_rank, p;
+    int coll_rank, alg_rank, p, variant;
     long long msize;
     int lpos;
     const mg_series *s;
@@ -23,6 +23,7 @@ static int cmp_gkey(const void *pa, const void *pb) {
     const gkey *a = pa, *b = pb;
     if (a->coll_rank != b->coll_rank) return a->coll_rank < b->coll_rank ? -1 : 1;
     if (a->p != b->p) return a->p > b->p ? -1 : 1; /* the largest communicator first */
+    if (a->variant != b->variant) return a->variant < b->variant ? -1 : 1;
     if (a->msize != b->msize) return a->msize < b->msize ? -1 : 1;
     if (a->alg_rank != b->alg_rank) return a->alg_rank < b->alg_rank ? -1 : 1;
     return (a->lpos > b->lpos) - (a->lpos < b->lpos);
@@ -55,13 +56,16 @@ int mg_an_group(mg_analysis *a, int barrier_name) {
     for (size_t i = 0; i < ds->nseries; i++) {
         const mg_series *s = &ds->series[i];
         if (lpos[s->launch] < 0 || s->coll == barrier_name) continue;
-        keys[nk++] = (gkey){rank[s->coll], rank[s->alg], s->p, s->msize, lpos[s->launch], s};
+        keys[nk++] =
+            (gkey){rank[s->coll], rank[s->alg], s->p, s->variant, s->msize, lpos[s->launch], s};
     }
     qsort(keys, nk, sizeof *keys, cmp_gkey);
     /* count, then fill */
     for (size_t i = 0; i < nk;) {
         size_t j = i;
-        while (j < nk && keys[j].coll_rank == keys[i].coll_rank && keys[j].p == keys[i].p) j++;
+        while (j < nk && keys[j].coll_rank == keys[i].coll_rank && keys[j].p == keys[i].p &&
+               keys[j].variant == keys[i].variant)
+            j++;
         mg_coll_result *c = realloc(a->colls, (size_t)(a->ncolls + 1) * sizeof *c);
         if (!c) goto out;
         a->colls = c;
@@ -69,6 +73,7 @@ int mg_an_group(mg_analysis *a, int barrier_name) {
         memset(c, 0, sizeof *c);
         c->name = keys[i].s->coll;
         c->p_key = c->nprocs = keys[i].p;
+        c->variant = keys[i].s->variant;
         c->file = keys[i].s->file;
         c->worst = -1;
         for (size_t p = i; p < j;) {

@@ -41,6 +41,14 @@ const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const 
     return v ? v : "";
 }
 
+void mg_coll_type_suffix(const mg_analysis *a, const mg_coll_result *c, char *buf, size_t n) {
+    const char *t = mg_coll_header(a, c, "datatype"), *o = mg_coll_header(a, c, "operation");
+    if (!c->several)
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, "_%s_%s", t[0] ? t : "any", o[0] ? o : "any");
+}
+
 void mg_analyze_opts_init(mg_analyze_opts *o) {
     memset(o, 0, sizeof *o);
     o->comparer = MG_COMP_GROUPED;

@@ -83,11 +83,15 @@ typedef struct mg_split { /* a split-robustness violation at m_j (largest m_i re
 } mg_split;
 
 typedef struct mg_coll_result {
-    int name;      /* name index, e.g. "MPI_Bcast" */
-    int nprocs;    /* communicator size: of its raw rows, else the headers; 0 when unknown */
-    int p_key;     /* the series' communicator size (0: the files said none) */
-    int file;      /* raw file of its first series: datatype, op, roots, timing mode */
-    char stem[96]; /* "MPI_Bcast", or "MPI_Bcast_p2" when the collective has several sizes */
+    int name;       /* name index, e.g. "MPI_Bcast" */
+    int nprocs;     /* communicator size: of its raw rows, else the headers; 0 when unknown */
+    int p_key;      /* the series' communicator size (0: the files said none) */
+    int variant;    /* ... and their datatype and op (mg_series.variant) */
+    int several;    /* another collective result has the same name and size (other types) */
+    int file;       /* raw file of its first series: datatype, op, roots, timing mode */
+    char stem[256]; /* "MPI_Bcast", "MPI_Bcast_p2" when the collective has several sizes, and
+                     * "MPI_Bcast_p2_MPI_INT_MPI_SUM" when also several types (mg_coll_type_suffix)
+                     */
     char nodes[32], ppn[32]; /* of its communicator (#@comm_layout), else the job's */
     mg_point *points;        /* ascending msize */
     int npoints;
@@ -151,6 +155,9 @@ const char *mg_name(const mg_analysis *a, int idx);
 /* A header of the raw file a collective's measurements come from, else of the first launch
  * having the key; "" when absent. */
 const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key);
+/* "_<DATATYPE>_<OP>" when another result has the same collective and size (measured with other
+ * types: c->several), else "": the part of its file names that tells them apart. */
+void mg_coll_type_suffix(const mg_analysis *a, const mg_coll_result *c, char *buf, size_t n);
 /* The collectives that select by communicator size only (catalog mg_coll_sizeless): Barrier,
  * Gatherv, Scatterv, Alltoallv; their profiles have one range. */
 int mg_is_sizeless(const char *name);

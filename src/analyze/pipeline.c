@@ -34,9 +34,15 @@ static void name_results(mg_analysis *a) {
     for (int ci = 0; ci < a->ncolls; ci++) {
         mg_coll_result *c = &a->colls[ci];
         int several = 0;
-        for (int k = 0; k < a->ncolls; k++) several |= k != ci && a->colls[k].name == c->name;
+        c->several = 0;
+        for (int k = 0; k < a->ncolls; k++) {
+            several |= k != ci && a->colls[k].name == c->name;
+            c->several |= k != ci && a->colls[k].name == c->name && a->colls[k].p_key == c->p_key;
+        }
+        char types[160];
+        mg_coll_type_suffix(a, c, types, sizeof types);
         if (several)
-            snprintf(c->stem, sizeof c->stem, "%s_p%d", mg_name(a, c->name), c->nprocs);
+            snprintf(c->stem, sizeof c->stem, "%s_p%d%s", mg_name(a, c->name), c->nprocs, types);
         else
             snprintf(c->stem, sizeof c->stem, "%s", mg_name(a, c->name));
         const char *layout = mg_dataset_file_header(a->ds, c->file, "comm_layout");

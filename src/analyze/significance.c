@@ -201,7 +201,8 @@ static double tuned_median(const mg_analysis *a, const mg_coll_result *c, const 
     for (int l = 0; l < ds->nlaunches && k < 64; l++) {
         if (!ds->launches[l].tuned) continue;
         if (mg_an_val_aside(a, c, pt, l)) continue;
-        const mg_series *s = mg_dataset_find_series(ds, c->name, alg, l, msize, c->p_key);
+        const mg_series *s =
+            mg_dataset_find_series(ds, c->name, alg, l, msize, c->p_key, c->variant);
         if (!s || !s->n) continue;
         lm[k++] = mg_an_median_sorted(s->v, s->n);
         if (nobs) *nobs += s->n;

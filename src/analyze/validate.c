@@ -56,8 +56,10 @@ static void measure_point(mg_analysis *a, const unsigned char *has, const mg_col
     pt->val_p = pt->val_p_adj = pt->val_speedup = pt->val_speedup_min = NAN;
     for (int l = 0; l < ds->nlaunches; l++) {
         if (!ds->launches[l].tuned || !has[(size_t)l * (size_t)ds->nnames + (size_t)coll]) continue;
-        const mg_series *sd = mg_dataset_find_series(ds, coll, def, l, pt->msize, c->p_key);
-        const mg_series *st = mg_dataset_find_series(ds, coll, tuned, l, pt->msize, c->p_key);
+        const mg_series *sd =
+            mg_dataset_find_series(ds, coll, def, l, pt->msize, c->p_key, c->variant);
+        const mg_series *st =
+            mg_dataset_find_series(ds, coll, tuned, l, pt->msize, c->p_key, c->variant);
         double dmed = mg_an_series_median(sd);
         if (mg_an_val_aside(a, c, pt, l)) { /* disturbed.c */
             pt->val_set_aside++;

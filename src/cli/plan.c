@@ -17,7 +17,8 @@
     "Writes the check input file (docs/check.md) for the calls of an application recorded\n"       \
     "with MPIGUIDE_RECORD: the collectives, communicator sizes and message sizes that take\n"      \
     "the given share of its collective time, the recorded sizes and the powers of two\n"           \
-    "around them, with the recorded datatype, op, roots and back-to-back calls.\n"                 \
+    "around them, with the recorded datatype, op, roots and back-to-back calls; one line\n"        \
+    "(one profile) per collective, communicator size, element size and op class.\n"                \
     "  --from RECORD     the record (required)\n"                                                  \
     "  -o FILE           write the input file there (default: standard output)\n"                  \
     "  --cover F         share of the recorded time and calls to plan for (default 0.95)\n"        \

@@ -149,8 +149,9 @@ const char *mg_dataset_file_header(const mg_dataset *ds, int file, const char *k
 
 /* ---- series hash ---- */
 
-static uint64_t key_hash(int coll, int alg, int launch, long long msize, int p) {
+static uint64_t key_hash(int coll, int alg, int launch, long long msize, int p, int variant) {
     uint64_t h = (uint64_t)msize * 0x9E3779B97F4A7C15ull ^ (uint64_t)(unsigned)p << 52;
+    h ^= (uint64_t)(unsigned)variant << 30;
     h ^= ((uint64_t)(unsigned)coll << 40) ^ ((uint64_t)(unsigned)alg << 20) ^ (unsigned)launch;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
@@ -164,7 +165,7 @@ static int rehash(mg_dataset *ds, size_t nslots) {
     for (size_t i = 0; i < nslots; i++) idx[i] = SIZE_MAX;
     for (size_t s = 0; s < ds->nseries; s++) {
         mg_series *e = &ds->series[s];
-        size_t h = key_hash(e->coll, e->alg, e->launch, e->msize, e->p) & (nslots - 1);
+        size_t h = key_hash(e->coll, e->alg, e->launch, e->msize, e->p, e->variant) & (nslots - 1);
         while (idx[h] != SIZE_MAX) h = (h + 1) & (nslots - 1);
         idx[h] = s;
     }
@@ -175,13 +176,13 @@ static int rehash(mg_dataset *ds, size_t nslots) {
 }
 
 static mg_series *get_series(mg_dataset *ds, int coll, int alg, int launch, long long msize, int p,
-                             int file) {
+                             int file, int variant) {
     if (ds->nindex) {
-        size_t h = key_hash(coll, alg, launch, msize, p) & (ds->nindex - 1);
+        size_t h = key_hash(coll, alg, launch, msize, p, variant) & (ds->nindex - 1);
         for (; ds->index[h] != SIZE_MAX; h = (h + 1) & (ds->nindex - 1)) {
             mg_series *e = &ds->series[ds->index[h]];
             if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize &&
-                e->p == p)
+                e->p == p && e->variant == variant)
                 return e;
         }
     }
@@ -202,20 +203,21 @@ static mg_series *get_series(mg_dataset *ds, int coll, int alg, int launch, long
     e->msize = msize;
     e->p = p;
     e->file = file;
-    size_t h = key_hash(coll, alg, launch, msize, p) & (ds->nindex - 1);
+    e->variant = variant;
+    size_t h = key_hash(coll, alg, launch, msize, p, variant) & (ds->nindex - 1);
     while (ds->index[h] != SIZE_MAX) h = (h + 1) & (ds->nindex - 1);
     ds->index[h] = ds->nseries++;
     return e;
 }
 
 const mg_series *mg_dataset_find_series(const mg_dataset *ds, int coll, int alg, int launch,
-                                        long long msize, int p) {
+                                        long long msize, int p, int variant) {
     if (!ds->nindex) return NULL;
-    size_t h = key_hash(coll, alg, launch, msize, p) & (ds->nindex - 1);
+    size_t h = key_hash(coll, alg, launch, msize, p, variant) & (ds->nindex - 1);
     for (; ds->index[h] != SIZE_MAX; h = (h + 1) & (ds->nindex - 1)) {
         const mg_series *e = &ds->series[ds->index[h]];
         if (e->coll == coll && e->alg == alg && e->launch == launch && e->msize == msize &&
-            e->p == p)
+            e->p == p && e->variant == variant)
             return e;
     }
     return NULL;
@@ -316,14 +318,32 @@ static void add_declined(mg_dataset *ds, const char *v, size_t len, const char *
     }
 }
 
+/* Header values that do not tell files apart: equal, or one file does not say (hand-made
+ * data; the benchmark always writes both). */
+static int same_value(const char *x, const char *y) {
+    return !x || !y || !strcmp(x, y);
+}
+
+/* The first file with the datatype and op of file (mg_series.variant). */
+static int file_variant(const mg_dataset *ds, int file) {
+    const char *t = mg_dataset_file_header(ds, file, "datatype");
+    const char *o = mg_dataset_file_header(ds, file, "operation");
+    int f = 0;
+    while (f < file && !(same_value(t, mg_dataset_file_header(ds, f, "datatype")) &&
+                         same_value(o, mg_dataset_file_header(ds, f, "operation"))))
+        f++;
+    return f;
+}
+
 /* Stores one row. Returns 0, or -1 when memory ran out. */
-static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r, int p, int file, int noise) {
+static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r, int p, int file, int variant,
+                   int noise) {
     int coll = noise && r->tlen == 11 && !strncmp(r->test, "MPI_Barrier", 11)
                    ? mg_dataset_intern(ds, MG_BARRIER_NOISE, strlen(MG_BARRIER_NOISE))
                    : intern_cached(ds, 0, r->test, r->tlen);
     int alg = intern_cached(ds, 1, r->alg, r->alen);
     if (coll < 0 || alg < 0) return -1;
-    mg_series *s = get_series(ds, coll, alg, launch, r->msize, p, file);
+    mg_series *s = get_series(ds, coll, alg, launch, r->msize, p, file, variant);
     if (!s) return -1;
     if (r->flag) {
         s->nflagged++;
@@ -337,7 +357,7 @@ static int add_row(mg_dataset *ds, int launch, const mg_raw_line *r, int p, int 
 int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const char *fname) {
     const char *p = text, *end = text + len;
     long lineno = 0, bad = 0, rows = 0;
-    int seen_data = 0, nprocs = 0, section = 0;
+    int seen_data = 0, nprocs = 0, section = 0, variant = -1;
     int file = add_file(ds, launch, fname);
     const char *base = strrchr(fname, '/');
     int noise = !strcmp(base ? base + 1 : fname, "MPI_Barrier.dat");
@@ -367,7 +387,9 @@ int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const c
             add_header(&ds->launches[launch].hdr, &ds->launches[launch].nhdr, &r);
             add_header(&ds->files[file].hdr, &ds->files[file].nhdr, &r);
         } else if (kind == MG_RAW_ROW) {
-            if (add_row(ds, launch, &r, section ? section : nprocs, file, noise)) return -1;
+            if (variant < 0) variant = file_variant(ds, file); /* the headers come first */
+            if (add_row(ds, launch, &r, section ? section : nprocs, file, variant, noise))
+                return -1;
             rows++;
             seen_data = 1;
         } else if (kind == MG_RAW_BAD) {

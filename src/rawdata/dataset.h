@@ -34,6 +34,10 @@ typedef struct mg_series {
     int coll, alg, launch; /* indexes into mg_dataset.names and .launches */
     int p;                 /* communicator size: the file's #@comm_size section, else #@nprocs */
     int file;              /* the file the series was first read from (mg_dataset.files) */
+    /* The first file with the same #@datatype and #@operation as that file: lines of one
+     * collective and size measured with other types (an application's MPI_INT/MPI_MAX calls
+     * beside its MPI_DOUBLE/MPI_SUM ones) stay apart. */
+    int variant;
     long long msize;
     double *v; /* sorted by mg_dataset_sort */
     size_t n, cap;
@@ -104,10 +108,9 @@ void mg_dataset_note(mg_dataset *ds, const char *fmt, ...) __attribute__((format
 /* Header value of a file, NULL when absent. */
 const char *mg_dataset_file_header(const mg_dataset *ds, int file, const char *key);
 
-/* The series of (coll, alg, launch, msize, p), NULL when there is none. */
+/* The series of (coll, alg, launch, msize, p, variant), NULL when there is none. */
 const mg_series *mg_dataset_find_series(const mg_dataset *ds, int coll, int alg, int launch,
-                                        long long msize, int p);
-
+                                        long long msize, int p, int variant);
 /* Sorts every series ascending (the analysis needs sorted samples). */
 void mg_dataset_sort(mg_dataset *ds);
 

@@ -1,8 +1,10 @@
 /* The planner of plan.h: rows of the record, most time first, until the share --cover of the
  * recorded collective time is reached, most calls first until that share of the calls is, and
- * every row with a notable share of either; one input line per (collective, communicator
- * size) with the sizes of its rows, the powers of two around them, and the conditions the
- * application called it under. */
+ * every row, and every group of rows of one element size and op class, with a notable share of
+ * either; one input line per (collective, communicator size, element size and op class) with
+ * the sizes of its rows, the powers of two around them, and the conditions the application
+ * called it under. Each line becomes a profile of its own (several per collective and size
+ * apply side by side, src/profile/seltab.h). */
 #include "plan.h"
 #include "catalog/catalog.h"
 #include "util/sbuf.h"
@@ -94,11 +96,11 @@ typedef struct prow {
     int esize, opclass;    /* of type and op: which profile would apply to its calls */
 } prow;
 
-/* The group of rows (same element size and op class) of (coll, p) with the most time: one
- * profile per collective and communicator size serves one group. */
+/* The rows of (coll, p) of one element size and op class (of what the benchmark measures): one
+ * line, one profile. */
 typedef struct pgroup {
     int coll, p, esize, opclass;
-    double time;
+    double time, calls;
 } pgroup;
 
 static int same_group(const pgroup *g, const prow *r) {
@@ -139,8 +141,8 @@ static void pow2_around(int64_t m, int64_t *lo, int64_t *hi) {
     *hi = m == l ? l : (h < INT64_MAX ? h + 1 : h);
 }
 
-typedef struct line_acc { /* one (collective, p) of the plan */
-    int coll, p;
+typedef struct line_acc { /* one (collective, p, element size, op class) of the plan */
+    int coll, p, esize, opclass;
     const char *type, *op; /* the conditions of its row with the most time */
     int exact;             /* the profile will apply to that row's calls */
     double time;
@@ -303,17 +305,22 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
         if (rows[i].w->time_s >= MG_PLAN_NOTABLE * total ||
             (double)rows[i].w->calls >= MG_PLAN_NOTABLE * calls)
             rows[i].picked = 1;
-    /* the measured conditions of every picked row, and per (collective, p) the group of rows
-     * of one element size and op class with the most time */
+    /* the measured conditions of every row, and its group: (collective, p, element size and op
+     * class of those conditions) */
     pgroup *groups = calloc((size_t)n, sizeof *groups);
     int ngroups = 0;
     if (!groups) {
         rc = fail(err, errlen, rname, "out of memory");
         goto out;
     }
+    int *gof = calloc((size_t)n, sizeof *gof);
+    if (!gof) {
+        free(groups);
+        rc = fail(err, errlen, rname, "out of memory");
+        goto out;
+    }
     for (int i = 0; i < n; i++) {
         prow *x = &rows[i];
-        if (!x->picked) continue;
         int red = mg_coll_is_reduction(x->w->coll);
         if (mg_coll_sizeless(x->w->coll)) { /* their profiles apply to every datatype */
             x->exact = 1, x->type = x->op = NULL, x->esize = x->opclass = 0;
@@ -326,38 +333,34 @@ int mg_plan_from_record(const mg_record *r, const char *rname, const mg_plan_opt
         int g = 0;
         while (g < ngroups && !same_group(&groups[g], x)) g++;
         if (g == ngroups)
-            groups[ngroups++] = (pgroup){x->w->coll, x->w->p, x->esize, x->opclass, 0};
+            groups[ngroups++] = (pgroup){x->w->coll, x->w->p, x->esize, x->opclass, 0, 0};
         groups[g].time += x->w->time_s;
+        groups[g].calls += (double)x->w->calls;
+        gof[i] = g;
     }
-    /* one line per (collective, p): the rows of its best group, the conditions those of the
-     * group's row with the most time */
+    /* a group with a notable share is planned whole, though none of its rows is notable */
+    for (int i = 0; i < n; i++)
+        if (groups[gof[i]].time >= MG_PLAN_NOTABLE * total ||
+            groups[gof[i]].calls >= MG_PLAN_NOTABLE * calls)
+            rows[i].picked = 1;
+    free(gof);
+    /* one line per group: its picked rows, the conditions those of its row with the most time
+     * (rows are in time order) */
     for (int i = 0; i < n; i++) {
         if (!rows[i].picked) continue;
         const mg_rec_row *w = rows[i].w;
-        int best = -1;
-        for (int g = 0; g < ngroups; g++)
-            if (groups[g].coll == w->coll && groups[g].p == w->p &&
-                (best < 0 || groups[g].time > groups[best].time))
-                best = g;
         int k = 0;
-        while (k < nlines && (lines[k].coll != w->coll || lines[k].p != w->p)) k++;
+        while (k < nlines &&
+               (lines[k].coll != w->coll || lines[k].p != w->p || lines[k].esize != rows[i].esize ||
+                lines[k].opclass != rows[i].opclass))
+            k++;
         line_acc *l = &lines[k];
         const char *type = rows[i].type, *op = rows[i].op;
         int exact = rows[i].exact;
-        if (!same_group(&groups[best], &rows[i])) {
-            mg_sbuf_printf(&notes,
-                           "# %s p=%d %lld-%lld bytes %s %s (%.1f %% of the time): another "
-                           "element size or op class than the line's (%d bytes, %s, %.1f %% of "
-                           "the time); its calls stay other_type (one profile per collective "
-                           "and size)\n",
-                           mg_coll_name(w->coll), w->p, (long long)w->lo, (long long)w->hi,
-                           w->datatype, w->op, 100 * w->time_s / total, groups[best].esize,
-                           mg_opclass_name(groups[best].opclass), 100 * groups[best].time / total);
-            continue;
-        }
         if (k == nlines) {
             nlines++;
             l->coll = w->coll, l->p = w->p, l->type = type, l->op = op, l->exact = exact;
+            l->esize = rows[i].esize, l->opclass = rows[i].opclass;
             if (!exact)
                 mg_sbuf_printf(&notes,
                                "# %s p=%d: recorded with %s (%d bytes) %s, measured with %s%s%s; "

@@ -294,21 +294,30 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c, const long 
     return text;
 }
 
-/* Old profiles of an earlier analysis would stay active in tuned mode; remove ours
- * (MPI_*_p<digits>.prf) before writing the current ones. */
+/* Is n the name of a profile we write: MPI_*_p<digits>.prf, or MPI_*_p<digits>_MPI_*.prf for
+ * one of several of a collective and size (mg_coll_type_suffix)? */
+static int ours(const char *n) {
+    size_t len = strlen(n);
+    if (strncmp(n, "MPI_", 4) || len < 5 || strcmp(n + len - 4, ".prf")) return 0;
+    for (const char *u = strstr(n, "_p"); u; u = strstr(u + 1, "_p")) {
+        const char *q = u + 2;
+        while (*q >= '0' && *q <= '9') q++;
+        if (q == u + 2) continue;
+        if (q == n + len - 4 || !strncmp(q, "_MPI_", 5) || !strncmp(q, "_any_", 5)) return 1;
+    }
+    return 0;
+}
+
+/* Old profiles of an earlier analysis would stay active in tuned mode; remove ours (ours())
+ * before writing the current ones. */
 static void remove_old(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return;
     struct dirent *e;
     char path[4096];
     while ((e = readdir(d))) {
-        const char *n = e->d_name, *u = strrchr(n, '_');
-        size_t len = strlen(n);
-        if (strncmp(n, "MPI_", 4) || len < 5 || strcmp(n + len - 4, ".prf") || !u || u[1] != 'p')
-            continue;
-        int digits = 1;
-        for (const char *q = u + 2; q < n + len - 4; q++) digits &= *q >= '0' && *q <= '9';
-        if (!digits || u + 2 == n + len - 4) continue;
+        const char *n = e->d_name;
+        if (!ours(n)) continue;
         mg_path(path, sizeof path, "%s/%s", dir, n);
         remove(path);
     }
@@ -376,7 +385,9 @@ int mg_write_profiles(const mg_analysis *a, const char *outdir) {
                                   rec ? rec->nrows * MG_REC_SIZES : 0);
         char *text = mg_profile_text(a, c, recorded, nrec);
         if (!text) continue;
-        mg_path(path, sizeof path, "%s/%s_p%d.prf", dir, mg_name(a, c->name), p);
+        char types[160];
+        mg_coll_type_suffix(a, c, types, sizeof types);
+        mg_path(path, sizeof path, "%s/%s_p%d%s.prf", dir, mg_name(a, c->name), p, types);
         FILE *f = fopen(path, "w");
         if (!f) {
             mg_error(path, "cannot write: %s", strerror(errno));

@@ -1,10 +1,10 @@
 /* An "application" for the end-to-end test of issue 27 (apptune_v_e2e.sh): it knows nothing of
  * mpiguide and calls MPI_Gatherv (irregular counts, root 0), MPI_Allgatherv (irregular counts),
  * MPI_Alltoallv (counts depending on both ranks), MPI_Barrier and MPI_Iallreduce (completed by
- * MPI_Wait or MPI_Waitall after local work) on MPI_COMM_WORLD and on a split of half its size,
- * checking every result. Prints "apptune_v_app: N passed, M failed" on
- * rank 0.
- * usage: apptune_v_app [ITERATIONS] */
+ * MPI_Wait or MPI_Waitall after local work), and MPI_Allreduce of one size both as MPI_DOUBLE
+ * with MPI_SUM and as MPI_INT with MPI_MAX (two profiles of one collective and size) on
+ * MPI_COMM_WORLD and on a split of half its size, checking every result. Prints "apptune_v_app: N
+ * passed, M failed" on rank 0. usage: apptune_v_app [ITERATIONS] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +83,23 @@ static void run(MPI_Comm comm, int iterations, int scale) {
             MPI_Wait(&req, MPI_STATUS_IGNORE);
         ok = req == MPI_REQUEST_NULL;
         for (int k = 0; k < NRED; k++) ok &= y[k] == (double)p * (k + it) + p * (p - 1) / 2.0;
+        check(ok);
+        /* 512 bytes both: doubles with MPI_SUM, ints with MPI_MAX */
+        for (int k = 0; k < NRED; k++) x[k] = r + k + it, y[k] = -1;
+        MPI_Allreduce(x, y, NRED, MPI_DOUBLE, MPI_SUM, comm);
+        ok = 1;
+        for (int k = 0; k < NRED; k++) ok &= y[k] == (double)p * (k + it) + p * (p - 1) / 2.0;
+        check(ok);
+        int xi[2 * NRED], yi[2 * NRED];
+        for (int k = 0; k < 2 * NRED; k++) xi[k] = (r * 7 + k) % p + it, yi[k] = -1;
+        MPI_Allreduce(xi, yi, 2 * NRED, MPI_INT, MPI_MAX, comm);
+        ok = 1;
+        for (int k = 0; k < 2 * NRED; k++) {
+            int want = -1;
+            for (int i = 0; i < p; i++)
+                if ((i * 7 + k) % p + it > want) want = (i * 7 + k) % p + it;
+            ok &= yi[k] == want;
+        }
         check(ok);
     }
     free(counts), free(displs), free(scounts), free(sdispls), free(rcounts), free(rdispls);

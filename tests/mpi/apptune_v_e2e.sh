@@ -2,7 +2,8 @@
 # End to end of issue 27: every collective an application calls. An MPI program of the test
 # suite (apptune_v_app: MPI_Gatherv with irregular counts, MPI_Allgatherv, MPI_Alltoallv,
 # MPI_Barrier and MPI_Iallreduce completed by MPI_Wait or MPI_Waitall, on MPI_COMM_WORLD and on
-# a split of half its size) is recorded (MPIGUIDE_RECORD), its MPI_Iallreduce rows with every
+# a split of half its size, and MPI_Allreduce of 512 bytes both as MPI_DOUBLE/MPI_SUM and as
+# MPI_INT/MPI_MAX) is recorded (MPIGUIDE_RECORD), its MPI_Iallreduce rows with every
 # completion seen,
 # `tune --for` plans from the record (the v-collectives with the problem type their counts
 # matched) and tunes with the test variant whose MPI_Allgatherv and MPI_Iallreduce defaults are
@@ -12,7 +13,8 @@
 # decision on both communicator sizes, with correct results; MPI_Allgatherv and MPI_Iallreduce,
 # whose defaults are slow, must run an alternative (the padding mock-up or a library algorithm;
 # for MPI_Iallreduce a library algorithm set for that start) unless tune said the timings were not
-# trustworthy.
+# trustworthy. Both MPI_Allreduce kinds get a plan line and a profile of their own (files named
+# with the datatype and op) and the tuned run covers both (other_type=0).
 # usage: apptune_v_e2e.sh MPIGUIDE_TESTALGS_BIN TESTALGS_LIB APP MPIEXEC NP WORKDIR
 set -u
 bin=$1 lib=$2 app=$3 mpiexec=$4 np=$5 work=$6
@@ -40,6 +42,9 @@ for p in "$np" "$half"; do
         fail "the MPI_Gatherv row for p=$p lacks its datatype, block, spread or root"
     grep -Eq "^MPI_Iallreduce p=$p .* datatype=MPI_DOUBLE .* op=MPI_SUM .* calls=4 .* completed=4$" record.txt ||
         fail "the MPI_Iallreduce row for p=$p lacks its datatype, op or its 4 completions"
+    grep -Eq "^MPI_Allreduce p=$p .* datatype=MPI_DOUBLE .* op=MPI_SUM bytes=512-1023 calls=4 " record.txt &&
+        grep -Eq "^MPI_Allreduce p=$p .* datatype=MPI_INT .* op=MPI_MAX bytes=512-1023 calls=4 " record.txt ||
+        fail "the record lacks an MPI_Allreduce row of each kind for p=$p"
 done
 
 # 2. plan from the record and tune, the default of MPI_Allgatherv made slow in the measurements
@@ -51,6 +56,14 @@ for p in "$np" "$half"; do
         fail "plan.txt has no MPI_Gatherv line with a problem type and the root for p=$p"
     for c in $colls; do
         [ -f "out/profiles/${c}_p$p.prf" ] || fail "no profile out/profiles/${c}_p$p.prf"
+    done
+    for t in "MPI_DOUBLE --op=MPI_SUM" "MPI_INT --op=MPI_MAX"; do
+        grep -q "^MPI_Allreduce --comm-sizes=$p --datatype=$t " out/plan.txt ||
+            fail "plan.txt has no MPI_Allreduce line for p=$p with $t"
+    done
+    for t in MPI_DOUBLE_MPI_SUM MPI_INT_MPI_MAX; do
+        f=out/profiles/MPI_Allreduce_p${p}_$t.prf
+        [ -f "$f" ] || fail "no profile $f: $(ls out/profiles)"
     done
 done
 "$bin" profile check --record record.txt out/profiles >check.log 2>&1 ||
@@ -83,6 +96,12 @@ for p in "$np" "$half"; do
             echo "$c p=$p: an alternative ran in $mockup calls"
         fi
     done
+done
+for p in "$np" "$half"; do
+    line=$(grep "^#@mpiguide coverage MPI_Allreduce p=$p " report.txt) ||
+        fail "no MPI_Allreduce p=$p coverage line in the report"
+    case "$line" in *" calls=8 covered=8 "*" other_type=0 "*) ;; *) fail "MPI_Allreduce p=$p: both kinds not covered: $line" ;; esac
+    echo "MPI_Allreduce p=$p: MPI_DOUBLE/MPI_SUM and MPI_INT/MPI_MAX covered: $line"
 done
 grep -q "^#@mpiguide uncovered" report.txt && fail "the report names uncovered calls"
 

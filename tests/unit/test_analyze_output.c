@@ -52,7 +52,7 @@ static void reader(void) {
     CHECK(ds.bad_rows == 2, "malformed rows %lld", ds.bad_rows);
     CHECK(ds.flagged_rows == 2, "flagged rows %lld", ds.flagged_rows);
     int bc = mg_dataset_find_name(&ds, "MPI_Bcast"), def = mg_dataset_find_name(&ds, "default");
-    const mg_series *s = mg_dataset_find_series(&ds, bc, def, l, 8, 4);
+    const mg_series *s = mg_dataset_find_series(&ds, bc, def, l, 8, 4, 0);
     CHECK(s && s->n == 3 && s->nflagged == 2, "default series: n %zu flagged %zu", s ? s->n : 0,
           s ? s->nflagged : 0);
     CHECK(!strcmp(mg_dataset_header(&ds, -1, "nprocs"), "4"), "header nprocs");
@@ -77,8 +77,8 @@ static void reader(void) {
                   "#@comm_size=zero\nMPI_Bcast default 2 8 1e-6\n";
     CHECK(mg_dataset_parse(&ds, l, sect, strlen(sect), "sect.dat") == 0, "parse failed");
     bc = mg_dataset_find_name(&ds, "MPI_Bcast"), def = mg_dataset_find_name(&ds, "default");
-    const mg_series *s4 = mg_dataset_find_series(&ds, bc, def, l, 8, 4);
-    const mg_series *s2 = mg_dataset_find_series(&ds, bc, def, l, 8, 2);
+    const mg_series *s4 = mg_dataset_find_series(&ds, bc, def, l, 8, 4, 0);
+    const mg_series *s2 = mg_dataset_find_series(&ds, bc, def, l, 8, 2, 0);
     CHECK(s4 && s4->n == 3 && s2 && s2->n == 2, "sections: p=4 %zu rows, p=2 %zu rows",
           s4 ? s4->n : 0, s2 ? s2->n : 0);
     CHECK(s2 && !strcmp(mg_dataset_file_header(&ds, s2->file, "datatype"), "MPI_DOUBLE") &&
@@ -86,6 +86,18 @@ static void reader(void) {
           "file headers keep datatype, not the section marker");
     CHECK(ds.nnotes == 1 && strstr(ds.notes[0], "sect.dat:9: bad #@comm_size"), "bad section: %s",
           ds.nnotes ? ds.notes[0] : "(no note)");
+    /* another file of the same collective and size measured with another datatype keeps its
+     * series apart (mg_series.variant); one with the same datatype joins the first file's */
+    char ints[] = "#@nprocs=4\n#@datatype=MPI_INT\nMPI_Bcast default 0 8 5e-6\n";
+    char dbls[] = "#@nprocs=4\n#@datatype=MPI_DOUBLE\nMPI_Bcast default 7 8 1e-6\n";
+    CHECK(mg_dataset_parse(&ds, l, ints, strlen(ints), "ints.dat") == 0 &&
+              mg_dataset_parse(&ds, l, dbls, strlen(dbls), "dbls.dat") == 0,
+          "parse failed");
+    s4 = mg_dataset_find_series(&ds, bc, def, l, 8, 4, 0);
+    const mg_series *si = mg_dataset_find_series(&ds, bc, def, l, 8, 4, 1);
+    CHECK(s4 && s4->n == 4 && si && si->n == 1 && si->v[0] == 5e-6 &&
+              !mg_dataset_find_series(&ds, bc, def, l, 8, 4, 2),
+          "types: MPI_DOUBLE %zu rows (4), MPI_INT %zu (1)", s4 ? s4->n : 0, si ? si->n : 0);
     mg_dataset_free(&ds);
 
     char err[256];
