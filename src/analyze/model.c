@@ -43,8 +43,11 @@ const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const 
 
 void mg_coll_type_suffix(const mg_analysis *a, const mg_coll_result *c, char *buf, size_t n) {
     const char *t = mg_coll_header(a, c, "datatype"), *o = mg_coll_header(a, c, "operation");
+    int id = mg_coll_lookup(mg_name(a, c->name)), red = id >= 0 && mg_coll_is_reduction(id);
     if (!c->several)
         snprintf(buf, n, "%s", "");
+    else if (!red) /* the op of a collective that is not a reduction tells nothing */
+        snprintf(buf, n, "_%s", t[0] ? t : "any");
     else
         snprintf(buf, n, "_%s_%s", t[0] ? t : "any", o[0] ? o : "any");
 }

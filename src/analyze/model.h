@@ -155,8 +155,9 @@ const char *mg_name(const mg_analysis *a, int idx);
 /* A header of the raw file a collective's measurements come from, else of the first launch
  * having the key; "" when absent. */
 const char *mg_coll_header(const mg_analysis *a, const mg_coll_result *c, const char *key);
-/* "_<DATATYPE>_<OP>" when another result has the same collective and size (measured with other
- * types: c->several), else "": the part of its file names that tells them apart. */
+/* "_<DATATYPE>_<OP>" ("_<DATATYPE>" for a collective that is not a reduction) when another
+ * result has the same collective and size (measured with other types: c->several), else "":
+ * the part of its file names that tells them apart. */
 void mg_coll_type_suffix(const mg_analysis *a, const mg_coll_result *c, char *buf, size_t n);
 /* The collectives that select by communicator size only (catalog mg_coll_sizeless): Barrier,
  * Gatherv, Scatterv, Alltoallv; their profiles have one range. */

@@ -62,10 +62,21 @@ static void xset_free(xset *x) {
     free(x->e);
 }
 
-/* The ranges of one profile that this format can express; notes for the others. */
+/* The entry another profile of (coll, p) wrote, or NULL. */
+static const mg_xentry *entry_of(const xset *x, int coll, int p) {
+    for (int i = 0; i < x->n; i++)
+        if (x->e[i].coll == coll && x->e[i].p == p) return &x->e[i];
+    return NULL;
+}
+
+/* The ranges of one profile that this format can express; notes for the others. A library's
+ * tuning file selects by collective, communicator size and message size only: of several
+ * profiles of one (collective, p) for other datatypes and ops, the first loaded that selects a
+ * library algorithm is exported, the others' ranges are not expressible. */
 static int collect(const mg_profile *p, int ompi, const char *bytes, size_t nbytes, xset *x) {
     const char *kind = mg_libalg_mpi_kind(p->mpi_library), *want = ompi ? "openmpi" : "mpich";
     int times_p = 0, nosize = !ompi && !mg_export_mpich_size_key(p->coll, &times_p);
+    const mg_xentry *other = entry_of(x, p->coll, p->p);
     mg_xentry *e = NULL;
     for (int i = 0; i < p->nranges; i++) {
         const mg_prange *r = &p->ranges[i];
@@ -98,6 +109,14 @@ static int collect(const mg_profile *p, int ompi, const char *bytes, size_t nbyt
             printf("  not expressible: %s (%s selects %s by %s)\n", what,
                    ompi ? "Open MPI's rules file cannot select" : "MPICH's selection cannot",
                    mg_coll_name(p->coll), ompi ? "rules" : "message size");
+            x->skipped++;
+            continue;
+        }
+        if (other) {
+            printf("  not expressible: %s (measured with %s %s; the tuning file cannot select by "
+                   "datatype and op, and a profile of %s p=%d for another one is exported)\n",
+                   what, p->datatype[0] ? p->datatype : "any datatype", p->operation,
+                   mg_coll_name(p->coll), p->p);
             x->skipped++;
             continue;
         }

@@ -79,13 +79,15 @@ int mg_guard_start(void) {
     return started ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
-/* The slot of (coll, msize) in g, taken when free; NULL when the table is full. The table
- * fills in the order of the communicator's calls, the same on every rank. */
+/* The slot of (coll, msize, alg) in g, taken when free; NULL when the table is full. The table
+ * fills in the order of the communicator's calls, the same on every rank. The algorithm is part
+ * of the entry: calls of one size may take other profiles (other datatypes and ops, seltab.h
+ * chains) that select other algorithms, each guarded on its own. */
 static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
     uint64_t key = ((uint64_t)msize << 5 | (uint64_t)coll) + 1;
     for (uint32_t h = mg_hslot(key, 5), i = 0; i < SLOTS; i++, h = (h + 1) & (SLOTS - 1)) {
         gslot *s = &g->slot[h];
-        if (s->key == key) return s;
+        if (s->key == key && s->alg == alg) return s;
         if (s->key) continue;
         if (g->nslots == SLOTS / 2) return NULL; /* half full: probes stay short */
         s->key = key;
@@ -155,7 +157,7 @@ int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_
     uint64_t key = ((uint64_t)msize << 5 | (uint64_t)coll) + 1;
     gcomm *g;
     gslot *s;
-    if (last.s && last.comm == a->comm && last.key == key) {
+    if (last.s && last.comm == a->comm && last.key == key && last.s->alg == alg) {
         g = last.g, s = last.s;
     } else {
         g = mg_private_find(&kind, a->comm);

@@ -294,8 +294,8 @@ char *mg_profile_text(const mg_analysis *a, const mg_coll_result *c, const long 
     return text;
 }
 
-/* Is n the name of a profile we write: MPI_*_p<digits>.prf, or MPI_*_p<digits>_MPI_*.prf for
- * one of several of a collective and size (mg_coll_type_suffix)? */
+/* Is n the name of a profile we write: MPI_*_p<digits>.prf, or MPI_*_p<digits>_MPI_*.prf (or
+ * _any...) for one of several of a collective and size (mg_coll_type_suffix)? */
 static int ours(const char *n) {
     size_t len = strlen(n);
     if (strncmp(n, "MPI_", 4) || len < 5 || strcmp(n + len - 4, ".prf")) return 0;
@@ -303,7 +303,7 @@ static int ours(const char *n) {
         const char *q = u + 2;
         while (*q >= '0' && *q <= '9') q++;
         if (q == u + 2) continue;
-        if (q == n + len - 4 || !strncmp(q, "_MPI_", 5) || !strncmp(q, "_any_", 5)) return 1;
+        if (q == n + len - 4 || !strncmp(q, "_MPI_", 5) || !strncmp(q, "_any", 4)) return 1;
     }
     return 0;
 }

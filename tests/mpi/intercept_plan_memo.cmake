@@ -80,3 +80,15 @@ ic_test(two_types_record NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1 MPI
     "#@mpiguide calls MPI_Allreduce total=31 mockup=10 [^\n]* other_type=11 "
     "coverage MPI_Allreduce p=2 calls=31 covered=20 mockup=10 other_type=11 "
   REJECT "wrong result" "mpiguide: (error|warning)")
+# With the guard: the two profiles select other mock-ups at the same size, and each is guarded on
+# its own (an entry per algorithm): two guard lines of 10 calls each, not one of 20.
+file(WRITE ${IC}/two_types_guard/MPI_Allreduce_p2_MPI_DOUBLE_MPI_SUM.prf
+  "#@datatype=MPI_DOUBLE\n#@operation=MPI_SUM\nMPI_Allreduce\n2\n1\n1 allreduce_as_reduce_bcast\n1\n0 9223372036854775807 1\n")
+file(WRITE ${IC}/two_types_guard/MPI_Allreduce_p2_MPI_INT_MPI_MAX.prf
+  "#@datatype=MPI_INT\n#@operation=MPI_MAX\nMPI_Allreduce\n2\n1\n1 allreduce_as_reducescatter_allgatherv\n1\n0 9223372036854775807 1\n")
+ic_test(two_types_guard NP 2 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${IC}/two_types_guard $<TARGET_FILE:two_types>
+  EXPECT "two_types: all results correct"
+    "#@mpiguide guard MPI_Allreduce p=2 msize=8 alg=allreduce_as_reduce_bcast calls=10 "
+    "#@mpiguide guard MPI_Allreduce p=2 msize=8 alg=allreduce_as_reducescatter_allgatherv calls=10 "
+  REJECT "wrong result" "mpiguide: (error|warning)")

@@ -137,6 +137,30 @@ ic_cli(libalg_export_other_format RC 2 RUN ${LA_CLI} export
   --format=$<IF:$<STREQUAL:${MPIGUIDE_MPI},openmpi>,mpich-json,ompi-rules> ${IC}/libalg_tuned
   -o ${CMAKE_CURRENT_BINARY_DIR}/libalg_x
   EXPECT "mpiguide: error: --format: [a-z-]+ needs the [A-Za-z ]+ build")
+# Two profiles of MPI_Allreduce at p = 3 for other datatypes and ops, and one of MPI_Iallreduce:
+# the first MPI_Allreduce profile is written; the second is not expressible (a tuning file
+# cannot select by datatype); MPI_Iallreduce is written to MPICH's selection (it has iallreduce
+# rules) and not expressible in Open MPI's rules file (coll/tuned has no nonblocking rules).
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  set(LA_IALLREDUCE iallreduce_lib_binomial)
+  set(LA_XFORMAT ompi-rules)
+  set(LA_XEXPECT "not expressible: MPI_Iallreduce p=3 0-9223372036854775807 bytes -> ${LA_IALLREDUCE} \\(Open MPI's rules file cannot select"
+    "1 range\\(s\\) of 3 profile\\(s\\) written to [^\n]*, 2 not expressible")
+else()
+  set(LA_IALLREDUCE iallreduce_lib_sched_naive)
+  set(LA_XFORMAT mpich-json)
+  set(LA_XEXPECT "2 range\\(s\\) of 3 profile\\(s\\) written to [^\n]*, 1 not expressible")
+endif()
+ic_profile(libalg_types a_double.prf
+  "#@datatype=MPI_DOUBLE\n#@operation=MPI_SUM\nMPI_Allreduce\n3\n1\n1 ${LA_ALLREDUCE}\n1\n0 1000 1\n")
+ic_profile(libalg_types b_int.prf
+  "#@datatype=MPI_INT\n#@operation=MPI_MAX\nMPI_Allreduce\n3\n1\n1 ${LA_ALLREDUCE2}\n1\n0 1000 1\n")
+ic_profile(libalg_types c_nonblocking.prf
+  "MPI_Iallreduce\n3\n1\n1 ${LA_IALLREDUCE}\n1\n0 9223372036854775807 1\n")
+ic_cli(libalg_export_types_nonblocking RC 0 RUN ${LA_CLI} export --format=${LA_XFORMAT}
+  ${IC}/libalg_types -o ${CMAKE_CURRENT_BINARY_DIR}/libalg_types.out
+  EXPECT "not expressible: MPI_Allreduce p=3 0-1000 bytes -> ${LA_ALLREDUCE2} \\(measured with MPI_INT MPI_MAX. the tuning file cannot select by datatype and op"
+    ${LA_XEXPECT})
 
 # --- off: one line says why, and names of library algorithms then select the default ---
 # one rank without them (its own MPIGUIDE_OFF=1): the ranks agree to turn them off everywhere
