@@ -45,7 +45,8 @@ static void print_summary(runstate *rs, const mg_job *j, const double *rt, const
  * measurement carries its own problem type. */
 static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     const mg_bench_opts *o = rs->o;
-    int by_b = mg_bench_irregular_b(j->coll), total = j->coll == MPIGUIDE_COLL_ALLGATHERV;
+    int by_b = mg_bench_irregular_b(j->coll),
+        total = mg_coll_blocking(j->coll) == MPIGUIDE_COLL_ALLGATHERV;
     if (!o->irregular[0] || (!by_b && !total)) return NULL;
     int64_t *counts = malloc(sizeof(int64_t) * (size_t)p);
     int type = j->table_cell ? j->problem : mg_problem_parse(o->irregular), ts = 1;

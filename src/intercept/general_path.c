@@ -63,12 +63,12 @@ static int shape_key(int coll, const mg_args *a, const mg_centry *e, mg_shape_me
     k->rcount = a->recvcount;
     k->root = a->root;
     k->op = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
-    int send = !(k->inplace & 1) && (coll != MPIGUIDE_COLL_SCATTER || root);
-    int recv = coll == MPIGUIDE_COLL_GATHER || coll == MPIGUIDE_COLL_REDUCE ? root
-               : coll == MPIGUIDE_COLL_SCATTER ? !(root && (k->inplace & 2))
-                                               : 1;
-    if (mg_coll_blocking(coll) == MPIGUIDE_COLL_BARRIER)
-        send = recv = 0; /* no data: the communicator is all */
+    int b = mg_coll_blocking(coll);
+    int send = !(k->inplace & 1) && (b != MPIGUIDE_COLL_SCATTER || root);
+    int recv = b == MPIGUIDE_COLL_GATHER || b == MPIGUIDE_COLL_REDUCE ? root
+               : b == MPIGUIDE_COLL_SCATTER                           ? !(root && (k->inplace & 2))
+                                                                      : 1;
+    if (b == MPIGUIDE_COLL_BARRIER) send = recv = 0; /* no data: the communicator is all */
     if ((send && !mg_tcache_get(a->sendtype, &ts)) || (recv && !mg_tcache_get(a->recvtype, &ts)))
         return 0;
     return !k->op || mg_ocache_get(a->op, &idx) != MG_OPC_USER;

@@ -354,9 +354,10 @@ static inline __attribute__((always_inline)) int mg_memo_key_of(int coll, const 
     if (count != (int)count) return 0; /* folds away where the count is an int argument */
     *tk = mg_hbits(&t, sizeof t);
     *cnt = (int)count;
-    *ok = mg_coll_is_reduction(coll)                        ? mg_hbits(&a->op, sizeof a->op)
-          : coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER ? (uintptr_t)(unsigned)a->root + 1
-                                                            : 0;
+    int b = mg_coll_blocking(coll);
+    *ok = mg_coll_is_reduction(coll)                  ? mg_hbits(&a->op, sizeof a->op)
+          : b == MG_CAT_GATHER || b == MG_CAT_SCATTER ? (uintptr_t)(unsigned)a->root + 1
+                                                      : 0;
     return 1;
 }
 
@@ -384,8 +385,9 @@ mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt
  * mock-up's plan may be repeated (general_path.c, mg_shape_memo)? Not where the size comes from a
  * count vector, whose entries the key does not hold. coll is a constant: this folds. */
 static inline int mg_memo_fixes_shape(int coll) {
-    return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER ||
-           mg_coll_blocking(coll) == MG_CAT_BARRIER;
+    int b = mg_coll_blocking(coll);
+    return mg_size_from_recv_everywhere(coll) || b == MG_CAT_GATHER || b == MG_CAT_SCATTER ||
+           b == MG_CAT_BARRIER;
 }
 
 #ifdef MPIGUIDE_TEST_ALGORITHMS
