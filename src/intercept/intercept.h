@@ -36,6 +36,8 @@ extern int mg_threads;
  * MG_GENERAL_ONLINE: online mode, whose memo entries carry a countdown (mg_left). 0: neither. */
 extern int mg_general;
 #define MG_GENERAL_ONLINE 2
+/* Or'ed in while a verdict of the nonblocking guard is due (guard.h mg_nbguard_due). */
+#define MG_GENERAL_NBGUARD 4
 /* Per collective: every call is checked against the known defects of the running MPI
  * (MPIGUIDE_REPAIR=1 and an entry for this MPI): the general path, and such calls are never
  * memoised as repeatable defaults, so mg_repeat never sees them. */
@@ -498,6 +500,9 @@ extern int mg_nb_pending;
 /* The general path started coll with a->request: keep it until a wait or test completes it.
  * 0 when it cannot be kept (the caller notes the start call alone). */
 int mg_nb_started(int coll, const mg_args *a, const mg_callinfo *ci, double t0);
+/* The guard of nonblocking collectives keeps a sampled start's request (its token tok) until a
+ * wait or test completes it (nb_guard.c). 0 when it cannot be kept. */
+int mg_nb_guard_keep(MPI_Request req, int tok);
 /* MPI_Finalize: notes the collectives never seen completing with their start call's time. */
 void mg_nb_flush(void);
 /* nodes and ppn of a communicator (cache miss, only while accounting). */
