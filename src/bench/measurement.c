@@ -118,8 +118,7 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
     /* probe: does the algorithm itself run (the decision is the same on every rank)? */
     int outcome = MPIGUIDE_RAN_DEFAULT;
     unsigned declined = 0;
-    int rc =
-        j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, &declined);
+    int rc = j->alg == MG_CALL_TUNED ? c->run(c) : mg_call_probe(c, &outcome, &declined);
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
         const char *why_ran =
