@@ -13,8 +13,9 @@
  *    collective on the same communicator, which every rank of it starts at the same point of the
  *    communicator's sequence: the duplicate is made there once, one PMPI_Allreduce takes the
  *    maximum of the times, the disturbed flags and a "not a sample here" flag per pair, and every
- *    rank decides from the same numbers (mg_guard_decide). Until then the entry runs as its state
- *    says, unsampled. */
+ *    rank decides from the same numbers (mg_guard_decide). Until then a confirmed entry runs,
+ *    unsampled, and one not yet confirmed runs the default: without a blocking collective on the
+ *    communicator no verdict comes, and the entry ran in one window's halves only. */
 #include "comm_private.h"
 #include "guard.h"
 #include "intercept.h"
@@ -122,9 +123,11 @@ int mg_nbguard_start_call(int coll, int alg, const mg_args *a, const mg_shape *s
     nslot *s = slot_of(g, coll, alg, msize);
     if (!s) return 0;
     int act;
-    if (s->due) { /* the window waits for its verdict: run as the state says, unsampled */
+    if (s->due) { /* the window waits for its verdict, unsampled: an entry not yet confirmed
+                   * runs the default, so that a communicator without a blocking collective (no
+                   * verdict ever) pays for one window of the entry at most */
         s->e.calls++;
-        act = mg_guard_runs_mockup(&s->e) ? MG_GUARD_SKIP : MG_GUARD_DEFAULT;
+        act = s->e.state == MG_GUARD_CONFIRMED ? MG_GUARD_SKIP : MG_GUARD_DEFAULT;
     } else {
         act = mg_guard_step(&s->e);
     }

@@ -89,6 +89,14 @@ ic_test(nb_guard_wrong_entry NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_ALG=${NBG_AL
     "${NBG_LINE}300 [^#]*state=(off off_after|undecided undecided_after)=[0-9]+ ranks_agree=yes"
     "calls MPI_Iallreduce total=300 [^#]* guard_default=[1-9]"
   REJECT "ranks_agree=no" "state=(confirmed|checking)")
+# Without a blocking collective on the communicator no verdict is ever agreed: after its first
+# window the slow entry waits for one running the default (guard_default counts those calls), and
+# the run ends without a hang, its line still `checking`.
+ic_test(nb_guard_no_blocking NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_ALG=${NBG_ALG}
+    $<TARGET_FILE:nb_guard_app> 600 nonblocking-only
+  EXPECT "nb_guard_app: 1200 passed, 0 failed"
+    "calls MPI_Iallreduce total=600 [^#]* guard_default=(4[0-9][0-9]|5[0-9][0-9]) "
+    "${NBG_LINE}600 [^#]*state=checking")
 ic_test(nb_guard_good_entry NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Iallreduce
     $<TARGET_FILE:nb_guard_app> 600
   EXPECT "nb_guard_app: 1200 passed, 0 failed"
