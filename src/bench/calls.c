@@ -52,6 +52,10 @@ static int run_alg(mg_call *c) {
     return complete(c, mpiguide_run(c->alg, &c->args, NULL, NULL));
 }
 
+int mg_call_probe(mg_call *c, int *outcome, unsigned *declined) {
+    return complete(c, mpiguide_run(c->alg, &c->args, outcome, declined));
+}
+
 /* The public name: under libmpiguide (linked, or LD_PRELOAD) this is the intercepted call,
  * so forced (MPIGUIDE_ALG) and tuned (MPIGUIDE_PROFILES) selection applies. */
 static int run_public(mg_call *c) {

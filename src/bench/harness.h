@@ -134,6 +134,10 @@ void mg_call_free(mg_call *c);
 /* Buffers of later mg_call_setup calls on transparent huge pages (1, the default) or on the
  * kernel's base pages (0): `bench --pages`. */
 void mg_call_pages(int huge);
+/* One run of c's algorithm through mpiguide_run, saying how it ran (outcome, declined: as
+ * there). A nonblocking collective is completed before it returns: a start left pending would
+ * still write the receive buffer during the next call (and leak its request). */
+int mg_call_probe(mg_call *c, int *outcome, unsigned *declined);
 /* Deterministic inputs (and a sentinel in the receive buffers) for verification. */
 void mg_call_fill(mg_call *c, int rank);
 /* Runs the default and c's algorithm on the same inputs and compares the results; returns 0 on

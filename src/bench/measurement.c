@@ -45,7 +45,8 @@ static void print_summary(runstate *rs, const mg_job *j, const double *rt, const
  * measurement carries its own problem type. */
 static int64_t *problem_counts(const runstate *rs, const mg_job *j, int p) {
     const mg_bench_opts *o = rs->o;
-    int by_b = mg_bench_irregular_b(j->coll), total = j->coll == MPIGUIDE_COLL_ALLGATHERV;
+    int by_b = mg_bench_irregular_b(j->coll),
+        total = mg_coll_blocking(j->coll) == MPIGUIDE_COLL_ALLGATHERV;
     if (!o->irregular[0] || (!by_b && !total)) return NULL;
     int64_t *counts = malloc(sizeof(int64_t) * (size_t)p);
     int type = j->table_cell ? j->problem : mg_problem_parse(o->irregular), ts = 1;
@@ -117,8 +118,7 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
     /* probe: does the algorithm itself run (the decision is the same on every rank)? */
     int outcome = MPIGUIDE_RAN_DEFAULT;
     unsigned declined = 0;
-    int rc =
-        j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, &declined);
+    int rc = j->alg == MG_CALL_TUNED ? c->run(c) : mg_call_probe(c, &outcome, &declined);
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
         const char *why_ran =

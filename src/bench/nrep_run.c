@@ -35,7 +35,7 @@ static int prepare(nrepctx *x, const mg_job *j, int64_t msize, mg_call *c) {
         return 1;
     }
     int outcome = MPIGUIDE_RAN_DEFAULT, rc;
-    rc = j->alg == MG_CALL_TUNED ? c->run(c) : mpiguide_run(j->alg, &c->args, &outcome, NULL);
+    rc = j->alg == MG_CALL_TUNED ? c->run(c) : mg_call_probe(c, &outcome, NULL);
     if (rc == MPI_SUCCESS && j->alg >= 0 && j->alg != mpiguide_default_algorithm(j->coll) &&
         outcome != MPIGUIDE_RAN_MOCKUP) {
         mg_say(x->h.rank, 0, mpiguide_collective_name(j->coll),

@@ -261,7 +261,8 @@ static int validate_line(const tune_opts *o, const char *self, const char *lib,
     add_quoted(cmd, sizeof cmd, arg);
     /* the profile itself is on trial, without the guard's samples of the default */
     add_quoted(cmd, sizeof cmd, "MPIGUIDE_GUARD=0");
-    /* the profiles of nonblocking collectives are on trial too (a run applies them on request) */
+    /* the profiles of nonblocking collectives are on trial too (without the guard, only =1
+     * applies them) */
     add_quoted(cmd, sizeof cmd, "MPIGUIDE_NONBLOCKING=1");
     if (smpi) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", o->launcher);
     add_quoted(cmd, sizeof cmd, self);

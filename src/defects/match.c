@@ -84,10 +84,11 @@ void mg_facts_fill(mg_facts *f, int coll, int p, int root, int64_t count, int64_
     mg_facts_set(f, MG_FACT_COUNT, count);
     mg_facts_set(f, MG_FACT_BYTES, bytes);
     /* Reduce_scatter_block's count is one block; the vector it reduces holds p */
-    mg_facts_set(f, MG_FACT_VECTOR_BYTES, coll == MG_CAT_REDUCE_SCATTER_BLOCK ? p * bytes : bytes);
+    mg_facts_set(f, MG_FACT_VECTOR_BYTES,
+                 mg_coll_blocking(coll) == MG_CAT_REDUCE_SCATTER_BLOCK ? p * bytes : bytes);
     mg_facts_set(f, MG_FACT_TOTAL_BYTES, p * bytes);
     /* equal counts are all zero or none; unequal ones only whoever has them can tell */
-    if (coll != MG_CAT_REDUCE_SCATTER)
+    if (mg_coll_blocking(coll) != MG_CAT_REDUCE_SCATTER)
         mg_facts_set(f, MG_FACT_ZERO_COUNTS, 0);
     else if (regular)
         mg_facts_set(f, MG_FACT_ZERO_COUNTS, count == 0);

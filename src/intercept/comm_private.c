@@ -78,14 +78,15 @@ void *mg_private_find(mg_private_kind *k, MPI_Comm comm) {
     return k->cache[s].state;
 }
 
-void *mg_private_get(mg_private_kind *k, MPI_Comm comm) {
+/* The state of comm, attached with priv as its duplicate (may be MPI_COMM_NULL). */
+static void *attach(mg_private_kind *k, MPI_Comm comm, int dup) {
     void *state = mg_private_find(k, comm);
     if (state || k->keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return state;
     mg_private_hdr *h = calloc(1, sizeof *h + k->size);
     MPI_Comm priv = MPI_COMM_NULL;
     /* every rank of comm is here, at the same call: the duplicate is collective */
-    int rc = PMPI_Comm_dup(comm, &priv);
-    if (rc == MPI_SUCCESS) PMPI_Comm_set_errhandler(priv, MPI_ERRORS_RETURN);
+    int rc = dup ? PMPI_Comm_dup(comm, &priv) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && dup) PMPI_Comm_set_errhandler(priv, MPI_ERRORS_RETURN);
     if (rc != MPI_SUCCESS || !h || PMPI_Comm_set_attr(comm, k->keyval, h) != MPI_SUCCESS) {
         if (priv != MPI_COMM_NULL) PMPI_Comm_free(&priv);
         free(h);
@@ -102,6 +103,25 @@ void *mg_private_get(mg_private_kind *k, MPI_Comm comm) {
     k->cache[s].key = key;
     k->cache[s].state = state_of(h);
     return state_of(h);
+}
+
+void *mg_private_get(mg_private_kind *k, MPI_Comm comm) {
+    return attach(k, comm, 1);
+}
+
+void *mg_private_get_local(mg_private_kind *k, MPI_Comm comm) {
+    return attach(k, comm, 0);
+}
+
+int mg_private_dup(void *state) {
+    mg_private_hdr *h = hdr_of(state);
+    if (h->priv != MPI_COMM_NULL) return MPI_SUCCESS;
+    int rc = PMPI_Comm_dup(h->comm, &h->priv);
+    if (rc == MPI_SUCCESS)
+        PMPI_Comm_set_errhandler(h->priv, MPI_ERRORS_RETURN);
+    else
+        h->priv = MPI_COMM_NULL;
+    return rc;
 }
 
 MPI_Comm mg_private_comm(const void *state) {
@@ -125,7 +145,8 @@ int mg_private_allmax(const mg_private_kind *k, int n, void (*fill)(void *state,
     int i = 0;
     for (void *s = mg_private_next(k, NULL); s && !rc; s = mg_private_next(k, s), i++) {
         fill(s, buf + (size_t)i * (size_t)n);
-        posted[i] = PMPI_Iallreduce(MPI_IN_PLACE, buf + (size_t)i * (size_t)n, n, MPI_INT64_T,
+        posted[i] = mg_private_comm(s) != MPI_COMM_NULL && /* not yet duplicated: no reduction */
+                    PMPI_Iallreduce(MPI_IN_PLACE, buf + (size_t)i * (size_t)n, n, MPI_INT64_T,
                                     MPI_MAX, mg_private_comm(s), &rq[i]) == MPI_SUCCESS;
         if (!posted[i]) rq[i] = MPI_REQUEST_NULL;
     }

@@ -37,14 +37,22 @@ void *mg_private_find(mg_private_kind *k, MPI_Comm comm);
  * collective over comm, so every rank must reach it at the same call on comm, which holds when
  * whether a state exists follows from the calls made on comm alone. NULL on failure. */
 void *mg_private_get(mg_private_kind *k, MPI_Comm comm);
-/* The private duplicate of a state's communicator. */
+/* The same without the duplicate (its private communicator is MPI_COMM_NULL until
+ * mg_private_dup): local, for state that a call which must not wait (a nonblocking start) keeps
+ * until every rank is known to be at the same call on comm. NULL on failure. */
+void *mg_private_get_local(mg_private_kind *k, MPI_Comm comm);
+/* Makes a state's duplicate if it has none: collective over its communicator. */
+int mg_private_dup(void *state);
+/* The private duplicate of a state's communicator (MPI_COMM_NULL: mg_private_get_local's, not
+ * yet duplicated). */
 MPI_Comm mg_private_comm(const void *state);
 /* Every state in turn (newest first): NULL starts, NULL ends. */
 void *mg_private_next(const mg_private_kind *k, const void *state);
 /* Per state, the element-wise maximum over its communicator's ranks of the n values fill
- * writes, handed to take (not for a state whose reduction failed): one nonblocking reduction per
- * state on its duplicate, so communicators that ranks list in other orders cannot deadlock.
- * Collective over every communicator that has a state. Returns -1 when out of memory. */
+ * writes, handed to take (not for a state whose reduction failed or that has no duplicate): one
+ * nonblocking reduction per state on its duplicate, so communicators that ranks list in other
+ * orders cannot deadlock. Collective over every communicator that has a state. Returns -1 when out
+ * of memory. */
 int mg_private_allmax(const mg_private_kind *k, int n, void (*fill)(void *state, int64_t *v),
                       void (*take)(void *state, const int64_t *v));
 

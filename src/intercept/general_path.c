@@ -63,12 +63,12 @@ static int shape_key(int coll, const mg_args *a, const mg_centry *e, mg_shape_me
     k->rcount = a->recvcount;
     k->root = a->root;
     k->op = mg_coll_is_reduction(coll) ? mg_hbits(&a->op, sizeof a->op) : 0;
-    int send = !(k->inplace & 1) && (coll != MPIGUIDE_COLL_SCATTER || root);
-    int recv = coll == MPIGUIDE_COLL_GATHER || coll == MPIGUIDE_COLL_REDUCE ? root
-               : coll == MPIGUIDE_COLL_SCATTER ? !(root && (k->inplace & 2))
-                                               : 1;
-    if (mg_coll_blocking(coll) == MPIGUIDE_COLL_BARRIER)
-        send = recv = 0; /* no data: the communicator is all */
+    int b = mg_coll_blocking(coll);
+    int send = !(k->inplace & 1) && (b != MPIGUIDE_COLL_SCATTER || root);
+    int recv = b == MPIGUIDE_COLL_GATHER || b == MPIGUIDE_COLL_REDUCE ? root
+               : b == MPIGUIDE_COLL_SCATTER                           ? !(root && (k->inplace & 2))
+                                                                      : 1;
+    if (b == MPIGUIDE_COLL_BARRIER) send = recv = 0; /* no data: the communicator is all */
     if ((send && !mg_tcache_get(a->sendtype, &ts)) || (recv && !mg_tcache_get(a->recvtype, &ts)))
         return 0;
     return !k->op || mg_ocache_get(a->op, &idx) != MG_OPC_USER;
@@ -137,10 +137,17 @@ int mg_intercept_alg(int coll, int alg, int tuned, const mg_args *a, int64_t msi
     if (o == MPIGUIDE_RAN_MOCKUP && tuned && mg_coll_is_reduction(coll) && !s->predefined_op &&
         !mg_cfg.tune_user_ops)
         o = -2;
+    if (o == MPIGUIDE_RAN_MOCKUP && tuned && mg_coll_is_nb(coll)) {
+        /* a nonblocking entry checks itself by its blocked time (nb_guard.c); without that guard
+         * it applies only when MPIGUIDE_NONBLOCKING=1 asks (docs/interception.md) */
+        if (mg_rt.s.guard && !mg_rt.s.verify) {
+            if (mg_nbguard_start_call(coll, alg, a, s, msize, rc)) return 1;
+        } else if (mg_rt.s.nonblocking != 1) {
+            return 0;
+        }
+    }
     if (o == MPIGUIDE_RAN_MOCKUP) {
-        /* a profile's entry checks itself (guard.c); unsampled calls come back here. Not a
-         * nonblocking collective: its start is not its cost, and its completion is the
-         * application's (docs/interception.md "Nonblocking collectives"). */
+        /* a profile's entry checks itself (guard.c); unsampled calls come back here */
         if (tuned && mg_rt.s.guard && !mg_coll_is_nb(coll) &&
             mg_guard_run(coll, alg, a, s, msize, rc))
             return 1;
@@ -176,6 +183,8 @@ int mg_intercept(int coll, const mg_args *a, int *rc, mg_callinfo *ci) {
         e = mg_comm_info(a->comm);
         if (!e) return 0;
         p = e->p, rank = e->rank, flags = e->flags;
+        /* a nonblocking entry's verdict is due here: every rank is at this call on comm */
+        if (__builtin_expect(mg_nbguard_due, 0) && !mg_coll_is_nb(coll)) mg_nbguard_at(a->comm);
     } else if (mg_comm_query(a->comm, &p, &rank, &flags)) {
         return 0;
     }

@@ -55,27 +55,32 @@ static struct {
 static gslot *retired;
 static int nretired, capretired;
 
+void *mg_guard_retire(void *list, int *n, int *cap, const void *slot, size_t size) {
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 32;
+        void *r = realloc(list, size * (size_t)nc);
+        if (!r) return list;
+        list = r;
+        *cap = nc;
+    }
+    memcpy((char *)list + size * (size_t)(*n)++, slot, size);
+    return list;
+}
+
 static void keep_retired(void *state, MPI_Comm priv) {
     (void)priv;
     gcomm *g = state;
     if (last.g == g) last.s = NULL;
     for (int i = 0; i < SLOTS; i++) {
         if (!g->slot[i].key) continue;
-        if (nretired == capretired) {
-            int nc = capretired ? 2 * capretired : 32;
-            gslot *r = realloc(retired, sizeof *r * (size_t)nc);
-            if (!r) return;
-            retired = r;
-            capretired = nc;
-        }
-        retired[nretired] = g->slot[i];
-        retired[nretired].agree[0] = retired[nretired].agree[1] = INT64_MIN; /* not checked */
-        nretired++;
+        g->slot[i].agree[0] = g->slot[i].agree[1] = INT64_MIN; /* not checked */
+        retired = mg_guard_retire(retired, &nretired, &capretired, &g->slot[i], sizeof *retired);
     }
 }
 
 int mg_guard_start(void) {
-    started = mg_private_start(&kind, sizeof(gcomm), keep_retired) == MPI_SUCCESS;
+    started = mg_private_start(&kind, sizeof(gcomm), keep_retired) == MPI_SUCCESS &&
+              mg_nbguard_start() == MPI_SUCCESS;
     return started ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
@@ -116,21 +121,25 @@ static void checkpoint(gcomm *g, gslot *s) {
     }
     mg_guard_verdict v;
     mg_guard_decide(&s->e, out, out + W, out + 2 * W, W, &v);
-    if (v.slower && g->rank == 0)
+    mg_guard_tell(g->rank, s->coll, s->msize, g->p, s->alg, &s->e, &v, &s->said_undecided);
+}
+
+void mg_guard_tell(int rank, int coll, int64_t msize, int p, int alg, const mg_guard_entry *e,
+                   const mg_guard_verdict *v, int *said_undecided) {
+    if (v->slower && rank == 0)
         mg_warning("libmpiguide",
                    "guard: %s %lld B on %d ranks: %s is slower than the default (speed-up %.3g, "
                    "95%% CI %.3g-%.3g, %d sample pairs); the default runs from call %llu on",
-                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_alg_name(s->alg), v.speedup,
-                   v.lo, v.hi, v.pairs, (unsigned long long)s->e.off_at + 1);
-    if (s->e.state == MG_GUARD_UNDECIDED && !s->said_undecided && g->rank == 0)
+                   mg_coll_name(coll), (long long)msize, p, mg_alg_name(alg), v->speedup, v->lo,
+                   v->hi, v->pairs, (unsigned long long)e->off_at + 1);
+    if (e->state == MG_GUARD_UNDECIDED && !*said_undecided && rank == 0)
         mg_warning("libmpiguide",
                    "guard: %s %lld B on %d ranks: %s undecided, the samples too noisy to tell it "
                    "from the default after %d windows (speed-up %.3g, 95%% CI %.3g-%.3g); the "
                    "default runs from call %llu on, sampling goes on",
-                   mg_coll_name(s->coll), (long long)s->msize, g->p, mg_alg_name(s->alg),
-                   s->e.checkpoints, v.speedup, v.lo, v.hi,
-                   (unsigned long long)s->e.undecided_at + 1);
-    s->said_undecided |= s->e.state == MG_GUARD_UNDECIDED;
+                   mg_coll_name(coll), (long long)msize, p, mg_alg_name(alg), e->checkpoints,
+                   v->speedup, v->lo, v->hi, (unsigned long long)e->undecided_at + 1);
+    *said_undecided |= e->state == MG_GUARD_UNDECIDED;
 }
 
 /* The slow half: a sampled call, a call of an entry switched off. */
@@ -176,50 +185,58 @@ int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_
     return sampled(g, s, act, alg, a, sh, msize, rc);
 }
 
+void mg_guard_off_fill(const mg_guard_entry *e, int used, int64_t v[2]) {
+    int64_t at = used && e->state == MG_GUARD_OFF ? (int64_t)e->off_at : -1;
+    v[0] = at;
+    v[1] = -at;
+}
+
+void mg_guard_off_take(const int64_t v[2], int64_t agree[2]) {
+    agree[0] = v[0];
+    agree[1] = -v[1];
+}
+
 /* The largest and smallest call each rank switched an entry off at (-1: not off). */
 static void agree_fill(void *state, int64_t *v) {
     const gcomm *g = state;
-    for (int k = 0; k < SLOTS; k++) {
-        int64_t at = g->slot[k].key && g->slot[k].e.state == MG_GUARD_OFF
-                         ? (int64_t)g->slot[k].e.off_at
-                         : -1;
-        v[2 * k] = at;
-        v[2 * k + 1] = -at;
-    }
+    for (int k = 0; k < SLOTS; k++)
+        mg_guard_off_fill(&g->slot[k].e, g->slot[k].key != 0, v + 2 * k);
 }
 
 static void agree_take(void *state, const int64_t *v) {
     gcomm *g = state;
-    for (int k = 0; k < SLOTS; k++) {
-        g->slot[k].agree[0] = v[2 * k];
-        g->slot[k].agree[1] = -v[2 * k + 1];
-    }
+    for (int k = 0; k < SLOTS; k++) mg_guard_off_take(v + 2 * k, g->slot[k].agree);
 }
 
 void mg_guard_agree(void) {
-    if (started) mg_private_allmax(&kind, 2 * SLOTS, agree_fill, agree_take);
+    if (!started) return;
+    mg_private_allmax(&kind, 2 * SLOTS, agree_fill, agree_take);
+    mg_nbguard_agree();
 }
 
-static void report_slot(FILE *f, const gslot *s) {
+void mg_guard_line(FILE *f, int coll, int p, int64_t msize, int alg, const mg_guard_entry *e,
+                   const int64_t agree[2]) {
     double est, lo, hi;
-    mg_guard_speedup(&s->e, 0.95, &est, &lo, &hi);
-    const char *state = s->e.state == MG_GUARD_OFF         ? "off"
-                        : s->e.state == MG_GUARD_CONFIRMED ? "confirmed"
-                        : s->e.state == MG_GUARD_UNDECIDED ? "undecided"
-                                                           : "checking";
+    mg_guard_speedup(e, 0.95, &est, &lo, &hi);
+    const char *state = e->state == MG_GUARD_OFF         ? "off"
+                        : e->state == MG_GUARD_CONFIRMED ? "confirmed"
+                        : e->state == MG_GUARD_UNDECIDED ? "undecided"
+                                                         : "checking";
     fprintf(f,
             "#@mpiguide guard %s p=%d msize=%lld alg=%s calls=%llu sampled_default=%llu "
             "sampled_tuned=%llu speedup=%.4g ci95=%.4g..%.4g windows=%llu disturbed=%llu state=%s",
-            mg_coll_name(s->coll), s->p, (long long)s->msize, mg_alg_name(s->alg),
-            (unsigned long long)s->e.calls, (unsigned long long)s->e.sampled_default,
-            (unsigned long long)s->e.sampled_tuned, est, lo, hi, (unsigned long long)s->e.windows,
-            (unsigned long long)s->e.disturbed, state);
-    if (s->e.state == MG_GUARD_OFF) fprintf(f, " off_after=%llu", (unsigned long long)s->e.off_at);
-    if (s->e.state == MG_GUARD_UNDECIDED)
-        fprintf(f, " undecided_after=%llu", (unsigned long long)s->e.undecided_at);
-    if (s->agree[0] != INT64_MIN)
-        fprintf(f, " ranks_agree=%s", s->agree[0] == s->agree[1] ? "yes" : "no");
+            mg_coll_name(coll), p, (long long)msize, mg_alg_name(alg), (unsigned long long)e->calls,
+            (unsigned long long)e->sampled_default, (unsigned long long)e->sampled_tuned, est, lo,
+            hi, (unsigned long long)e->windows, (unsigned long long)e->disturbed, state);
+    if (e->state == MG_GUARD_OFF) fprintf(f, " off_after=%llu", (unsigned long long)e->off_at);
+    if (e->state == MG_GUARD_UNDECIDED)
+        fprintf(f, " undecided_after=%llu", (unsigned long long)e->undecided_at);
+    if (agree[0] != INT64_MIN) fprintf(f, " ranks_agree=%s", agree[0] == agree[1] ? "yes" : "no");
     fputc('\n', f);
+}
+
+static void report_slot(FILE *f, const gslot *s) {
+    mg_guard_line(f, s->coll, s->p, s->msize, s->alg, &s->e, s->agree);
 }
 
 void mg_guard_report(FILE *f) {
@@ -228,9 +245,11 @@ void mg_guard_report(FILE *f) {
     for (gcomm *g = mg_private_next(&kind, NULL); g; g = mg_private_next(&kind, g))
         for (int k = 0; k < SLOTS; k++)
             if (g->slot[k].key) report_slot(f, &g->slot[k]);
+    mg_nbguard_report(f);
 }
 
 void mg_guard_stop(void) {
+    mg_nbguard_stop();
     if (!started) return;
     kind.fini = NULL; /* the report is written: nothing more to keep */
     last.s = NULL;

@@ -36,6 +36,8 @@ extern int mg_threads;
  * MG_GENERAL_ONLINE: online mode, whose memo entries carry a countdown (mg_left). 0: neither. */
 extern int mg_general;
 #define MG_GENERAL_ONLINE 2
+/* Or'ed in while a verdict of the nonblocking guard is due (guard.h mg_nbguard_due). */
+#define MG_GENERAL_NBGUARD 4
 /* Per collective: every call is checked against the known defects of the running MPI
  * (MPIGUIDE_REPAIR=1 and an entry for this MPI): the general path, and such calls are never
  * memoised as repeatable defaults, so mg_repeat never sees them. */
@@ -364,9 +366,10 @@ static inline __attribute__((always_inline)) int mg_memo_key_of(int coll, const 
     if (count != (int)count) return 0; /* folds away where the count is an int argument */
     *tk = mg_hbits(&t, sizeof t);
     *cnt = (int)count;
-    *ok = mg_coll_is_reduction(coll)                        ? mg_hbits(&a->op, sizeof a->op)
-          : coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER ? (uintptr_t)(unsigned)a->root + 1
-                                                            : 0;
+    int b = mg_coll_blocking(coll);
+    *ok = mg_coll_is_reduction(coll)                  ? mg_hbits(&a->op, sizeof a->op)
+          : b == MG_CAT_GATHER || b == MG_CAT_SCATTER ? (uintptr_t)(unsigned)a->root + 1
+                                                      : 0;
     return 1;
 }
 
@@ -394,8 +397,9 @@ mg_memo_key(int coll, const mg_args *a, int rank, int p, uintptr_t *tk, int *cnt
  * mock-up's plan may be repeated (general_path.c, mg_shape_memo)? Not where the size comes from a
  * count vector, whose entries the key does not hold. coll is a constant: this folds. */
 static inline int mg_memo_fixes_shape(int coll) {
-    return mg_size_from_recv_everywhere(coll) || coll == MG_CAT_GATHER || coll == MG_CAT_SCATTER ||
-           mg_coll_blocking(coll) == MG_CAT_BARRIER;
+    int b = mg_coll_blocking(coll);
+    return mg_size_from_recv_everywhere(coll) || b == MG_CAT_GATHER || b == MG_CAT_SCATTER ||
+           b == MG_CAT_BARRIER;
 }
 
 #ifdef MPIGUIDE_TEST_ALGORITHMS
@@ -506,6 +510,9 @@ extern int mg_nb_pending;
 /* The general path started coll with a->request: keep it until a wait or test completes it.
  * 0 when it cannot be kept (the caller notes the start call alone). */
 int mg_nb_started(int coll, const mg_args *a, const mg_callinfo *ci, double t0);
+/* The guard of nonblocking collectives keeps a sampled start's request (its token tok) until a
+ * wait or test completes it (nb_guard.c). 0 when it cannot be kept. */
+int mg_nb_guard_keep(MPI_Request req, int tok);
 /* MPI_Finalize: notes the collectives never seen completing with their start call's time. */
 void mg_nb_flush(void);
 /* nodes and ppn of a communicator (cache miss, only while accounting). */

@@ -80,6 +80,11 @@ void mg_intercept_start(int argc, char **argv) {
     mg_online_on = online_start();
     /* online mode alone: the fast path counts down the memo of a cell between timed calls */
     if (mg_online_on && !mg_general) mg_general = MG_GENERAL_ONLINE;
+    /* the guard of nonblocking entries decides at the next blocking collective on the
+     * communicator (nb_guard.c): every blocking collective is seen while one applies */
+    int nbguard = 0;
+    for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++)
+        nbguard |= mg_rt.s.guard && !mg_rt.s.verify && mg_coll_is_nb(c) && has_profile(c);
     for (int c = 0; c < MPIGUIDE_COLL_COUNT; c++) {
         /* MPIGUIDE_REPAIR=1: every call of a collective with a known defect of this MPI is
          * checked (general path, never memoised as a repeatable default); the report alone
@@ -90,7 +95,7 @@ void mg_intercept_start(int argc, char **argv) {
         mg_checked[c] = (unsigned char)(repairs || mg_online_on);
         if (mg_coll_flags(c) & MG_CF_INTERCEPT)
             mg_on[c] = mg_report_on || mg_acct_on || mg_rt.s.forced[c] >= 0 || has_profile(c) ||
-                       repairs || mg_online_on || MG_TEST_SLOWED(c);
+                       repairs || mg_online_on || MG_TEST_SLOWED(c) || nbguard;
     }
     /* the guard works on every rank or on none: its first call on a communicator is collective;
      * it checks the profiles' entries and online mode's winners */

@@ -4,14 +4,22 @@
  * Testall, Testany and Testsome go straight to PMPI while the table is empty (one load and a
  * branch), and otherwise note every kept request that the call turned into MPI_REQUEST_NULL
  * (a completed nonblocking collective's request always is). docs/record.md "Nonblocking
- * collectives". */
+ * collectives". The guard of nonblocking collectives (nb_guard.c) keeps its sampled starts here
+ * too: their completion hands it the time the completing wait or test call took. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "intercept.h"
+#include "guard.h"
+#include "runtime/mpi_family.h"
+#include <sys/resource.h>
 
 #define NB_MAX 256 /* started and not yet completed; beyond, a start is noted by itself */
 
 typedef struct pending {
     MPI_Request req;
     int coll, nodes, ppn, at; /* at: index of req in the array of the current wait or test */
+    int rec;                  /* 1: the record notes it (mg_nb_started) */
+    int tok;                  /* the guard's sample token, -1: none */
+    uint64_t serial;          /* the start that kept it */
     mg_args a;
     mg_callinfo ci;
     double t0, t_started; /* the start call's entry and return */
@@ -22,6 +30,10 @@ typedef struct pending {
 static pending tab[NB_MAX];
 static int used; /* tab[0..used) is the table, no holes */
 int mg_nb_pending;
+static uint64_t serial, fresh; /* the guard's kept starts; fresh: the one of the current start
+                                  (0: none), which the record joins */
+static double wait_s;          /* the current wait or test call's time, and whether this rank was */
+static int wait_disturbed;     /* switched out meanwhile (only while a guard sample is kept) */
 
 static int same(MPI_Request x, MPI_Request y) {
     return !memcmp(&x, &y, sizeof x);
@@ -30,49 +42,88 @@ static int same(MPI_Request x, MPI_Request y) {
 /* Notes entry i (completed by a wait or test, or only its start call) and removes it. */
 static void settle(int i, int completed, double t1) {
     pending *p = &tab[i];
-    mg_record_note_at(p->coll, &p->a, &p->ci, p->nodes, p->ppn, completed, p->t0,
-                      completed ? t1 : p->t_started);
+    if (p->rec)
+        mg_record_note_at(p->coll, &p->a, &p->ci, p->nodes, p->ppn, completed, p->t0,
+                          completed ? t1 : p->t_started);
+    if (p->tok >= 0) mg_nbguard_done(p->tok, completed, wait_s, wait_disturbed);
     tab[i] = tab[--used];
     mg_nb_pending = used;
+}
+
+/* A kept request with the same handle was freed without our seeing its completion (a Fortran
+ * wait, MPI_Request_free): the library reused the handle, so the old one counts with its start
+ * call only (and is no sample of the guard). Returns the entry the guard kept for this very
+ * start, if any. */
+static pending *forget_stale(MPI_Request req, uint64_t fresh) {
+    for (int i = 0; i < used; i++)
+        if (same(tab[i].req, req)) {
+            if (fresh && tab[i].serial == fresh && !tab[i].rec) return &tab[i];
+            settle(i, 0, 0);
+            break;
+        }
+    return NULL;
 }
 
 int mg_nb_started(int coll, const mg_args *a, const mg_callinfo *ci, double t0) {
     double now = PMPI_Wtime();
     if (mg_threads || !a->request || same(*a->request, MPI_REQUEST_NULL)) return 0;
-    /* A kept request with the same handle was freed without our seeing its completion (a
-     * Fortran wait, MPI_Request_free): the library reused the handle, so the old one counts
-     * with its start call only. */
-    for (int i = 0; i < used; i++)
-        if (same(tab[i].req, *a->request)) {
-            settle(i, 0, 0);
-            break;
-        }
-    int kept = used < NB_MAX;
-    if (kept) {
-        const mg_centry *e = ci->e;
-        pending *p = &tab[used++];
-        *p = (pending){*a->request, coll, e ? e->nodes : 0, e ? e->ppn : 0, -1, *a, *ci, t0, now};
-        p->ci.e = NULL;
-        p->a.request = NULL;
-        mg_nb_pending = used;
+    pending *p = forget_stale(*a->request, fresh);
+    fresh = 0;
+    if (!p && used < NB_MAX) {
+        p = &tab[used++];
+        p->tok = -1;
+        p->serial = 0;
     }
-    return kept;
+    if (!p) return 0;
+    const mg_centry *e = ci->e;
+    int tok = p->tok;
+    uint64_t sn = p->serial;
+    *p = (pending){*a->request, coll, e ? e->nodes : 0, e ? e->ppn : 0, -1, 1, tok, sn, *a, *ci,
+                   t0,          now};
+    p->ci.e = NULL;
+    p->a.request = NULL;
+    mg_nb_pending = used;
+    return 1;
 }
 
-/* Before a wait or test on reqs[0..n): where each kept request is in the array. */
-static void find(int n, const MPI_Request *reqs) {
+int mg_nb_guard_keep(MPI_Request req, int tok) {
+    if (mg_threads || same(req, MPI_REQUEST_NULL)) return 0;
+    forget_stale(req, 0);
+    if (used == NB_MAX) return 0;
+    pending *p = &tab[used++];
+    memset(p, 0, sizeof *p);
+    p->req = req;
+    p->at = -1;
+    p->tok = tok;
+    p->serial = fresh = ++serial;
+    mg_nb_pending = used;
+    return 1;
+}
+
+/* Before a wait or test on reqs[0..n): where each kept request is in the array; 1 when one of
+ * them is a guard sample's (its call is timed with whether the rank was switched out). */
+static int find(int n, const MPI_Request *reqs) {
+    int sample = 0;
     for (int i = 0; i < used; i++) {
         tab[i].at = -1;
         for (int k = 0; k < n && tab[i].at < 0; k++)
             if (same(tab[i].req, reqs[k])) tab[i].at = k;
+        sample |= tab[i].at >= 0 && tab[i].tok >= 0;
     }
+    return sample;
 }
 
-/* After it: the kept requests it completed. */
-static void done(const MPI_Request *reqs) {
+/* After it (which started at t0): the kept requests it completed. */
+static void done(const MPI_Request *reqs, double t0, int sample, const struct rusage *r0) {
     double t1 = PMPI_Wtime();
+    struct rusage r1;
+    wait_s = t1 - t0;
+    wait_disturbed = sample && r0->ru_nivcsw >= 0 && getrusage(RUSAGE_THREAD, &r1) == 0 &&
+                     r1.ru_nivcsw != r0->ru_nivcsw;
     for (int i = used - 1; i >= 0; i--)
         if (tab[i].at >= 0 && same(reqs[tab[i].at], MPI_REQUEST_NULL)) settle(i, 1, t1);
+    wait_s = 0;
+    wait_disturbed = 0;
 }
 
 void mg_nb_flush(void) {
@@ -81,9 +132,13 @@ void mg_nb_flush(void) {
 
 #define NB_AROUND(n, reqs, CALL)                                                                   \
     do {                                                                                           \
-        find(n, reqs);                                                                             \
+        struct rusage r0_ = {.ru_nivcsw = -1};                                                     \
+        int sample_ = find(n, reqs);                                                               \
+        if (sample_ && (MG_SIMULATED_MPI || getrusage(RUSAGE_THREAD, &r0_) != 0))                  \
+            r0_.ru_nivcsw = -1;                                                                    \
+        double t0_ = PMPI_Wtime();                                                                 \
         int rc_ = CALL;                                                                            \
-        done(reqs);                                                                                \
+        done(reqs, t0_, sample_, &r0_);                                                            \
         return rc_;                                                                                \
     } while (0)
 

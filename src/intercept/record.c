@@ -303,7 +303,7 @@ static void v_of(int coll, const mg_args *a, const mg_callinfo *ci, vinfo *v) {
     MPI_Datatype ct = MPI_DATATYPE_NULL; /* the datatype of counts */
     int64_t own = 0;
     *v = (vinfo){MPI_DATATYPE_NULL, 0, -1, 0, -1};
-    switch (coll) {
+    switch (mg_coll_blocking(coll)) {
     case MPIGUIDE_COLL_ALLGATHERV:
         v->type = a->recvtype, counts = a->recvcounts, ct = a->recvtype;
         break;

@@ -122,6 +122,28 @@ static const struct {
     {"mpich", "ialltoall", "sched_brucks", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
     {"mpich", "ialltoall", "sched_pairwise", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
     {"mpich", "ialltoall", "sched_permuted_sendrecv", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    /* The ten added later (MPICH 4.0): forced at p = 2 and 3 with MPIR_CVAR_COLLECTIVE_FALLBACK=
+     * error (nb_app: irregular Ireduce_scatter counts, not in place), the in-place checks of
+     * MPICH's own Ialltoallv selection, and the blocking rows of the same designs above. */
+    {"mpich", "igather", "tsp_tree", MG_LR_P_GT1, "p > 1 only (wrong result at p = 1)"},
+    {"mpich", "iallgatherv", "sched_recursive_doubling", MG_LR_POF2,
+     "power-of-two sizes only (abort otherwise)"},
+    {"mpich", "ialltoallv", "sched_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
+    {"mpich", "ialltoallv", "tsp_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
+    {"mpich", "ialltoallv", "tsp_scattered", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    {"mpich", "ialltoallv", "tsp_blocked", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    {"mpich", "ireduce_scatter", "sched_noncommutative", MG_LR_REGULAR | MG_LR_POF2 | MG_LR_DENSE,
+     "equal blocks, a power-of-two size and dense datatypes only (assertion or abort otherwise)"},
+    {"mpich", "ireduce_scatter", "sched_pairwise", MG_LR_NO_INPLACE | MG_LR_COMMUTE,
+     "commutative ops, not with MPI_IN_PLACE"},
+    {"mpich", "ireduce_scatter", "sched_recursive_halving", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "ireduce_scatter", "tsp_recexch", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "ireduce_scatter_block", "sched_noncommutative", MG_LR_POF2 | MG_LR_DENSE,
+     "a power-of-two size and dense datatypes only (abort otherwise)"},
+    {"mpich", "ireduce_scatter_block", "sched_pairwise", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "ireduce_scatter_block", "sched_recursive_halving", MG_LR_COMMUTE,
+     "commutative ops only"},
+    {"mpich", "ireduce_scatter_block", "tsp_recexch", MG_LR_COMMUTE, "commutative ops only"},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])

@@ -49,7 +49,8 @@ unsigned mg_libalg_declines(int alg, const mg_args *a, const mg_shape *s) {
                         s->msize};
     /* the signature is every rank's, so is the answer (decoded only where a row asks) */
     if (e->restrict_bits & MG_LR_UNMIXED) c.mixed = mg_type_mixed(s->type);
-    if (e->coll == MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts is the same on every rank */
+    if (mg_coll_blocking(e->coll) ==
+        MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts is the same on every rank */
         for (int i = 1; i < s->p; i++) c.regular &= a->recvcounts[i] == a->recvcounts[0];
     unsigned why = mg_libalg_check(e->restrict_bits, &c);
     /* the agreement MG_LR_SAME_TYPE needs is a collective call: a start may not make one */

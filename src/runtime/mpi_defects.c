@@ -94,9 +94,10 @@ static int zero_counts(const int *counts, int p) {
 
 void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only, mg_facts *f) {
     int reduction = mg_coll_is_reduction(coll), rooted = mg_coll_is_rooted(coll);
+    int b = mg_coll_blocking(coll); /* a nonblocking collective has its blocking one's arguments */
     /* MPI_IN_PLACE: on every rank or none, except at the root of a rooted collective (the
      * receive side of Scatter, the send side of the others), which only the root knows */
-    const void *where = coll == MPIGUIDE_COLL_SCATTER || coll == MPIGUIDE_COLL_SCATTERV
+    const void *where = b == MPIGUIDE_COLL_SCATTER || b == MPIGUIDE_COLL_SCATTERV
                             ? (const void *)a->recvbuf
                             : a->sendbuf;
     int inplace = where == MPI_IN_PLACE;
@@ -104,9 +105,9 @@ void mg_facts_of(int coll, const mg_args *a, const mg_shape *s, int shared_only,
     mg_facts_fill(f, coll, s->p, rooted ? a->root : 0, s->count, s->msize, s->extent, s->true_lb,
                   s->true_extent, reduction ? s->commute : 1, reduction ? s->predefined_op : 1,
                   inplace,
-                  coll == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1,
+                  b == MPIGUIDE_COLL_REDUCE_SCATTER ? regular_counts(a->recvcounts, s->p) : 1,
                   reduction ? s->op_code : 0, reduction ? s->type_code : 0);
-    if (coll == MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts: the same on every rank */
+    if (b == MPIGUIDE_COLL_REDUCE_SCATTER) /* recvcounts: the same on every rank */
         mg_facts_set(f, MG_FACT_ZERO_COUNTS, zero_counts(a->recvcounts, s->p));
     if (s->msize < 0) /* v-collectives: no count of section 1 */
         f->known &= ~(1u << MG_FACT_COUNT | 1u << MG_FACT_BYTES | 1u << MG_FACT_VECTOR_BYTES |

@@ -22,7 +22,8 @@ typedef struct mg_settings {
     int verify;           /* MPIGUIDE_VERIFY=1 */
     int repair;           /* MPIGUIDE_REPAIR=1: defaults on a known defect run a repair mock-up */
     int guard;            /* MPIGUIDE_GUARD: tuned mode checks its entries in the run (default 1) */
-    int nonblocking;      /* MPIGUIDE_NONBLOCKING=1: profiles of nonblocking collectives apply */
+    int nonblocking;      /* MPIGUIDE_NONBLOCKING: -1 unset (nonblocking profiles apply under their
+                             guard), 0 never, 1 always */
     int report;           /* enum mg_report_to (the path stays on rank 0) */
     int errors;           /* configuration errors rank 0 found */
     int provenance;       /* some profile records nodes/ppn to compare with this job */

@@ -250,10 +250,22 @@ static int read_config(const char *path, mg_config *cfg, mg_diag_fn diag, void *
     return bad;
 }
 
-/* A profile of a nonblocking collective has no guard in the run (docs/interception.md,
- * "Nonblocking collectives": no time the wrappers see is the algorithm's, and no point in a
- * start may agree on switching it off), so it applies only when the user asks for it. */
-static void drop_nonblocking(mg_profile_set *set, const char *ppath, mg_diag_fn diag, void *ctx) {
+/* MPIGUIDE_NONBLOCKING: unset or empty -1 (profiles of nonblocking collectives apply under the
+ * guard), 0 never, 1 always (with or without the guard); a bad value is an error, taken as 0. */
+static int nonblocking_flag(const mg_env *env, int *errors, mg_diag_fn diag, void *ctx) {
+    const char *v = env->get(env->ctx, "MPIGUIDE_NONBLOCKING");
+    if (!v || !*v) return -1;
+    if (!strcmp(v, "0") || !strcmp(v, "1")) return v[0] - '0';
+    *errors +=
+        say(diag, ctx, 1, "MPIGUIDE_NONBLOCKING", "expected 0 or 1, not `%s`; taken as 0", v);
+    return 0;
+}
+
+/* The profiles of nonblocking collectives are left out with MPIGUIDE_NONBLOCKING=0, and when it
+ * is unset and their guard cannot run (MPIGUIDE_GUARD=0, or MPIGUIDE_VERIFY=1, which leaves
+ * starts alone): docs/interception.md "The guard of nonblocking collectives". */
+static void drop_nonblocking(mg_profile_set *set, const char *ppath, const char *why,
+                             mg_diag_fn diag, void *ctx) {
     int kept = 0, dropped = 0;
     for (int i = 0; i < set->n; i++) {
         if (mg_coll_is_nb(set->v[i].coll)) {
@@ -267,10 +279,8 @@ static void drop_nonblocking(mg_profile_set *set, const char *ppath, mg_diag_fn 
     }
     set->n = kept;
     if (dropped)
-        say(diag, ctx, 0, ppath,
-            "%d profile(s) of nonblocking collectives not applied: they have no guard in the run; "
-            "MPIGUIDE_NONBLOCKING=1 applies them",
-            dropped);
+        say(diag, ctx, 0, ppath, "%d profile(s) of nonblocking collectives not applied: %s",
+            dropped, why);
 }
 
 int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_t plen,
@@ -287,7 +297,7 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     s->verify = flag(env, "MPIGUIDE_VERIFY", &errors, diag, ctx);
     s->repair = flag(env, "MPIGUIDE_REPAIR", &errors, diag, ctx);
     s->guard = guard_flag(env, &errors, diag, ctx);
-    s->nonblocking = flag(env, "MPIGUIDE_NONBLOCKING", &errors, diag, ctx);
+    s->nonblocking = nonblocking_flag(env, &errors, diag, ctx);
     int use_argv = flag(env, "MPIGUIDE_ARGV", &errors, diag, ctx);
     const char *rep = nonempty(env->get(env->ctx, "MPIGUIDE_REPORT"));
     if (rep && strcmp(rep, "0")) {
@@ -338,7 +348,15 @@ int mg_settings_read(const mg_env *env, mg_settings *s, char *report_path, size_
     if (config) errors += read_config(config, &s->cfg, diag, ctx);
     if (ppath) {
         errors += mg_profiles_load(ppath, profiles, diag, ctx);
-        if (!s->nonblocking) drop_nonblocking(profiles, ppath, diag, ctx);
+        if (!s->nonblocking)
+            drop_nonblocking(profiles, ppath, "MPIGUIDE_NONBLOCKING=0", diag, ctx);
+        else if (s->nonblocking < 0 && (!s->guard || s->verify))
+            drop_nonblocking(profiles, ppath,
+                             s->guard ? "MPIGUIDE_VERIFY=1 leaves their guard off; "
+                                        "MPIGUIDE_NONBLOCKING=1 applies them"
+                                      : "MPIGUIDE_GUARD=0 leaves them without a guard; "
+                                        "MPIGUIDE_NONBLOCKING=1 applies them",
+                             diag, ctx);
         mg_libalg_resolve_profiles(profiles, mg_libalg_mpi(), diag, ctx);
         size_t bytes = 0;
         if (profiles->n && mg_seltab_build(profiles, seltab, &bytes))

@@ -70,9 +70,10 @@ done
     fail "profile check: $(cat check.log)"
 ! grep -q "NOT measured\|no range" check.log || fail "a recorded size is not covered: $(cat check.log)"
 
-# 3. the tuned application: every call covered on both sizes, correct results
+# 3. the tuned application: every call covered on both sizes, correct results (the nonblocking
+# profiles apply by default, under their guard)
 timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$work/out/profiles" \
-    MPIGUIDE_NONBLOCKING=1 MPIGUIDE_REPORT="$work/report.txt" MPIGUIDE_RECORD="$work/tuned.txt" "$app" 4 >app2.log 2>&1 ||
+    MPIGUIDE_REPORT="$work/report.txt" MPIGUIDE_RECORD="$work/tuned.txt" "$app" 4 >app2.log 2>&1 ||
     fail "tuned run failed: $(cat app2.log)"
 grep -q "apptune_v_app: [0-9]* passed, 0 failed" app2.log || fail "tuned run: $(cat app2.log)"
 for p in "$np" "$half"; do
@@ -105,11 +106,12 @@ for p in "$np" "$half"; do
 done
 grep -q "^#@mpiguide uncovered" report.txt && fail "the report names uncovered calls"
 
-# 4. without MPIGUIDE_NONBLOCKING the nonblocking profiles (which have no guard) are not applied,
-# one line says so, and the blocking ones still are
+# 4. with MPIGUIDE_NONBLOCKING=0 the nonblocking profiles are not applied, one line says so, and
+# the blocking ones still are
 timeout 120 $mpiexec -n "$np" env LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$work/out/profiles" \
-    MPIGUIDE_REPORT="$work/report_nb0.txt" MPIGUIDE_RECORD="$work/tuned_nb0.txt" "$app" 4 \
-    >app3.log 2>&1 || fail "tuned run without MPIGUIDE_NONBLOCKING failed: $(cat app3.log)"
+    MPIGUIDE_NONBLOCKING=0 MPIGUIDE_REPORT="$work/report_nb0.txt" \
+    MPIGUIDE_RECORD="$work/tuned_nb0.txt" "$app" 4 \
+    >app3.log 2>&1 || fail "tuned run with MPIGUIDE_NONBLOCKING=0 failed: $(cat app3.log)"
 grep -q "apptune_v_app: [0-9]* passed, 0 failed" app3.log || fail "run 4: $(cat app3.log)"
 [ "$(grep -c 'profile(s) of nonblocking collectives not applied' app3.log)" = 1 ] ||
     fail "run 4 did not say once that the nonblocking profiles were left out: $(cat app3.log)"

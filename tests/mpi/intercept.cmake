@@ -217,29 +217,31 @@ ic_test(record_unwritable NP 2 RUN env LD_PRELOAD=${IC_LIB}
   MPIGUIDE_RECORD=/nonexistent/mpiguide/record.txt ${IC_APP}
   EXPECT ${IC_OK}
     "mpiguide: error: /nonexistent/mpiguide/record.txt: cannot write the record \\(MPIGUIDE_RECORD\\): No such file")
-# --- nonblocking collectives (nb_app: each of the six, completed by each kind of wait and test,
-#     results checked): recorded from the start to the completion the wrappers saw, and forced
-#     to a library algorithm of each (set for that start; Open MPI's libnbc has none for
-#     Ialltoall and Ibarrier) ---
+# --- nonblocking collectives (nb_app: each of the sixteen, completed by each kind of wait and
+#     test, results checked): recorded from the start to the completion the wrappers saw, and
+#     forced to a library algorithm of each (set for that start; Open MPI's libnbc has them only
+#     for Iallgather, Iallreduce, Ibcast, Ireduce, Iexscan and Iscan) ---
 add_executable(nb_app mpi/nb_app.c)
 target_link_libraries(nb_app PRIVATE MPI::MPI_C)
 set(nb_rows)
-foreach(c Iallgather Iallreduce Ialltoall Ibarrier Ibcast Ireduce)
+foreach(c Iallgather Iallgatherv Iallreduce Ialltoall Ialltoallv Ibarrier Ibcast Iexscan Igather
+    Igatherv Ireduce Ireduce_scatter Ireduce_scatter_block Iscan Iscatter Iscatterv)
   list(APPEND nb_rows "\nMPI_${c} p=3 nodes=1 ppn=3 [^\n]* calls=4 [^\n]* completed=4\n")
 endforeach()
 ic_test(nb_record NP 3 RUN env LD_PRELOAD=${IC_LIB} MPIGUIDE_RECORD=${IC}/nb_record.txt
   $<TARGET_FILE:nb_app> 4
-  EXPECT "nb_app: 72 passed, 0 failed" REJECT "mpiguide: error" REPORT_FILE ${IC}/nb_record.txt
+  EXPECT "nb_app: 192 passed, 0 failed" REJECT "mpiguide: error" REPORT_FILE ${IC}/nb_record.txt
   EXPECT_FILE ${nb_rows} "\nMPI_Ireduce [^\n]* op=MPI_MAX [^\n]* roots=2:4 "
     "\nMPI_Ibarrier p=3 nodes=1 ppn=3 datatype=- esize=0 op=- bytes=0-0 ")
 if(MPIGUIDE_MPI STREQUAL "openmpi")
-  set(nb_forced "iallgather=iallgather_lib_recursive_doubling,iallreduce=iallreduce_lib_ring,ibcast=ibcast_lib_knomial,ireduce=ireduce_lib_chain")
-  set(nb_library Iallgather Iallreduce Ibcast Ireduce)
+  set(nb_forced "iallgather=iallgather_lib_recursive_doubling,iallreduce=iallreduce_lib_ring,ibcast=ibcast_lib_knomial,ireduce=ireduce_lib_chain,iexscan=iexscan_lib_recursive_doubling,iscan=iscan_lib_recursive_doubling")
+  set(nb_library Iallgather Iallreduce Ibcast Ireduce Iexscan Iscan)
 else()
-  set(nb_forced "iallgather=iallgather_lib_tsp_ring,iallreduce=iallreduce_lib_tsp_recexch_single_buffer,ialltoall=ialltoall_lib_tsp_scattered,ibarrier=ibarrier_lib_sched_recursive_doubling,ibcast=ibcast_lib_tsp_tree,ireduce=ireduce_lib_tsp_ring")
-  set(nb_library Iallgather Iallreduce Ialltoall Ibarrier Ibcast Ireduce)
+  set(nb_forced "iallgather=iallgather_lib_tsp_ring,iallreduce=iallreduce_lib_tsp_recexch_single_buffer,ialltoall=ialltoall_lib_tsp_scattered,ibarrier=ibarrier_lib_sched_recursive_doubling,ibcast=ibcast_lib_tsp_tree,ireduce=ireduce_lib_tsp_ring,iallgatherv=iallgatherv_lib_tsp_brucks,ialltoallv=ialltoallv_lib_tsp_blocked,iexscan=iexscan_lib_sched_recursive_doubling,igather=igather_lib_tsp_tree,igatherv=igatherv_lib_tsp_linear,ireduce_scatter=ireduce_scatter_lib_sched_recursive_doubling,ireduce_scatter_block=ireduce_scatter_block_lib_tsp_recexch,iscan=iscan_lib_tsp_recursive_doubling,iscatter=iscatter_lib_sched_binomial,iscatterv=iscatterv_lib_sched_linear")
+  set(nb_library Iallgather Iallreduce Ialltoall Ibarrier Ibcast Ireduce Iallgatherv Ialltoallv
+    Iexscan Igather Igatherv Ireduce_scatter Ireduce_scatter_block Iscan Iscatter Iscatterv)
 endif()
-set(nb_expect "nb_app: 72 passed, 0 failed")
+set(nb_expect "nb_app: 192 passed, 0 failed")
 foreach(c ${nb_library})
   list(APPEND nb_expect "#@mpiguide calls MPI_${c} total=4 mockup=0 [^\n]* library=4 ")
 endforeach()

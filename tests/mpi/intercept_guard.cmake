@@ -62,3 +62,43 @@ foreach(load "" LOAD)
       "#@pgmpi alg MPI_Allreduce 1024 allreduce_as_reduce_bcast\n"
     REJECT "#@mpiguide guard" "libmpiguide: guard:")
 endforeach()
+
+# The guard of nonblocking collectives (nb_guard.c; docs/interception.md "The guard of
+# nonblocking collectives"): a profile entry of MPI_Iallreduce, a library algorithm, without
+# MPIGUIDE_NONBLOCKING. Made 200 us slower (MPIGUIDE_TEST_SLOW_ALG), it is switched off (or left
+# undecided: both run the default) on every rank at the same call, agreed at a blocking
+# MPI_Allreduce, with correct results; against the slow default (MPIGUIDE_TEST_SLOW_DEFAULT) it is
+# kept (confirmed, or undecided with disturbed windows). Without the guard neither has a line.
+add_executable(nb_guard_app mpi/nb_guard_app.c)
+target_link_libraries(nb_guard_app PRIVATE MPI::MPI_C)
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  set(NBG_ALG iallreduce_lib_ring)
+else()
+  set(NBG_ALG iallreduce_lib_sched_recursive_doubling)
+endif()
+set(NBG ${IC}/nbguard)
+file(WRITE ${NBG}/iallreduce_p2.prf
+  "MPI_Iallreduce\n2\n1\n1 ${NBG_ALG}\n1\n0 9223372036854775807 1\n")
+set(NBG_RUN env LD_PRELOAD=$<TARGET_FILE:mpiguide_testalgs> MPIGUIDE_REPORT=1
+  MPIGUIDE_PROFILES=${NBG})
+set(NBG_LINE "#@mpiguide guard MPI_Iallreduce p=2 msize=1024 alg=${NBG_ALG} calls=")
+ic_test(nb_guard_wrong_entry NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_ALG=${NBG_ALG}
+    $<TARGET_FILE:nb_guard_app> 300
+  EXPECT "nb_guard_app: 600 passed, 0 failed"
+    "mpiguide: warning: libmpiguide: guard: MPI_Iallreduce 1024 B on 2 ranks: ${NBG_ALG} (is slower than the default|undecided)"
+    "${NBG_LINE}300 [^#]*state=(off off_after|undecided undecided_after)=[0-9]+ ranks_agree=yes"
+    "calls MPI_Iallreduce total=300 [^#]* guard_default=[1-9]"
+  REJECT "ranks_agree=no" "state=(confirmed|checking)")
+# Without a blocking collective on the communicator no verdict is ever agreed: after its first
+# window the slow entry waits for one running the default (guard_default counts those calls), and
+# the run ends without a hang, its line still `checking`.
+ic_test(nb_guard_no_blocking NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_ALG=${NBG_ALG}
+    $<TARGET_FILE:nb_guard_app> 600 nonblocking-only
+  EXPECT "nb_guard_app: 1200 passed, 0 failed"
+    "calls MPI_Iallreduce total=600 [^#]* guard_default=(4[0-9][0-9]|5[0-9][0-9]) "
+    "${NBG_LINE}600 [^#]*state=checking")
+ic_test(nb_guard_good_entry NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Iallreduce
+    $<TARGET_FILE:nb_guard_app> 600
+  EXPECT "nb_guard_app: 1200 passed, 0 failed"
+    "${NBG_LINE}600 [^#]*(state=confirmed|disturbed=[1-9][0-9]* state=undecided undecided_after=[0-9]+) ranks_agree=yes"
+  REJECT "state=off" "state=checking" "libmpiguide: guard: MPI_Iallreduce [^\n]*slower")

@@ -1,5 +1,7 @@
-/* The nonblocking collectives libmpiguide intercepts (MPI_Iallgather, MPI_Iallreduce,
- * MPI_Ialltoall, MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce), each completed by another of the
+/* The nonblocking collectives libmpiguide intercepts (MPI_Iallgather, MPI_Iallgatherv,
+ * MPI_Iallreduce, MPI_Ialltoall, MPI_Ialltoallv, MPI_Ibarrier, MPI_Ibcast, MPI_Iexscan,
+ * MPI_Igather, MPI_Igatherv, MPI_Ireduce, MPI_Ireduce_scatter, MPI_Ireduce_scatter_block,
+ * MPI_Iscan, MPI_Iscatter, MPI_Iscatterv), each completed by another of the
  * wait and test calls whose wrappers time the completion (MPI_Test, Testall, Testany, Testsome,
  * Wait, Waitall, Waitany, Waitsome), with every result checked. Prints "nb_app: N passed, M
  * failed" on rank 0. usage: nb_app [ITERATIONS] */
@@ -64,11 +66,102 @@ static int by_wait(MPI_Request *q, int kind) {
     return *q == MPI_REQUEST_NULL;
 }
 
+/* Rank i's block of the v-collectives holds i + 1 elements, at displacement i (i + 1) / 2. */
+static void v_counts(int p, int *counts, int *displs) {
+    for (int i = 0; i < p; i++) counts[i] = i + 1, displs[i] = i * (i + 1) / 2;
+}
+
+/* The ten added later: rooted, scans, reduce-scatters and v-forms (x and y hold N p elements,
+ * p <= 8). */
+static void more(int r, int p, int it, double *x, double *y) {
+    MPI_Request q;
+    int ok, root = it % p, k1 = it % 4, k2 = (it + 3) % 4;
+    int cnt[8], dsp[8], scnt[8], sdsp[8], rcnt[8], rdsp[8];
+    v_counts(p, cnt, dsp);
+
+    for (int k = 0; k < N; k++) x[k] = r * 1000 + k + it;
+    for (int k = 0; k < N * p; k++) y[k] = -1;
+    MPI_Igather(x, N, MPI_DOUBLE, y, N, MPI_DOUBLE, root, MPI_COMM_WORLD, &q);
+    ok = by_wait(&q, k1);
+    for (int i = 0; r == root && i < p; i++)
+        for (int k = 0; k < N; k++) ok &= y[i * N + k] == i * 1000 + k + it;
+    check(ok, "MPI_Igather");
+
+    for (int i = 0; i < p; i++)
+        for (int k = 0; k < N; k++) x[i * N + k] = r == root ? i * 1000 + k + it : -1;
+    MPI_Iscatter(x, N, MPI_DOUBLE, y, N, MPI_DOUBLE, root, MPI_COMM_WORLD, &q);
+    ok = by_test(&q, k2);
+    for (int k = 0; k < N; k++) ok &= y[k] == r * 1000 + k + it;
+    check(ok, "MPI_Iscatter");
+
+    for (int k = 0; k < N; k++) x[k] = r + k + it, y[k] = -1;
+    MPI_Iscan(x, y, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q);
+    ok = by_test(&q, k1);
+    for (int k = 0; k < N; k++) ok &= y[k] == (r + 1.0) * (k + it) + r * (r + 1) / 2.0;
+    check(ok, "MPI_Iscan");
+
+    for (int k = 0; k < N; k++) y[k] = -1;
+    MPI_Iexscan(x, y, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q);
+    ok = by_wait(&q, k2);
+    for (int k = 0; r > 0 && k < N; k++) ok &= y[k] == (double)r * (k + it) + r * (r - 1) / 2.0;
+    check(ok, "MPI_Iexscan");
+
+    for (int k = 0; k < N * p; k++) x[k] = r + k + it, y[k] = -1;
+    MPI_Ireduce_scatter(x, y, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q);
+    ok = by_wait(&q, (it + 1) % 4);
+    for (int k = 0; k < cnt[r]; k++)
+        ok &= y[k] == (double)p * (dsp[r] + k + it) + p * (p - 1) / 2.0;
+    check(ok, "MPI_Ireduce_scatter");
+
+    MPI_Ireduce_scatter_block(x, y, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q);
+    ok = by_test(&q, (it + 2) % 4);
+    for (int k = 0; k < 4; k++) ok &= y[k] == (double)p * (r * 4 + k + it) + p * (p - 1) / 2.0;
+    check(ok, "MPI_Ireduce_scatter_block");
+
+    for (int k = 0; k < N; k++) x[k] = r * 1000 + k + it;
+    for (int k = 0; k < N * p; k++) y[k] = -1;
+    MPI_Igatherv(x, r + 1, MPI_DOUBLE, y, cnt, dsp, MPI_DOUBLE, root, MPI_COMM_WORLD, &q);
+    ok = by_test(&q, k1);
+    for (int i = 0; r == root && i < p; i++)
+        for (int k = 0; k < cnt[i]; k++) ok &= y[dsp[i] + k] == i * 1000 + k + it;
+    check(ok, "MPI_Igatherv");
+
+    for (int i = 0; i < p; i++)
+        for (int k = 0; k < cnt[i]; k++) x[dsp[i] + k] = r == root ? i * 1000 + k + it : -1;
+    for (int k = 0; k < N; k++) y[k] = -1;
+    MPI_Iscatterv(x, cnt, dsp, MPI_DOUBLE, y, r + 1, MPI_DOUBLE, root, MPI_COMM_WORLD, &q);
+    ok = by_wait(&q, k2);
+    for (int k = 0; k < r + 1; k++) ok &= y[k] == r * 1000 + k + it;
+    check(ok, "MPI_Iscatterv");
+
+    for (int k = 0; k < N; k++) x[k] = r * 1000 + k + it;
+    for (int k = 0; k < N * p; k++) y[k] = -1;
+    MPI_Iallgatherv(x, r + 1, MPI_DOUBLE, y, cnt, dsp, MPI_DOUBLE, MPI_COMM_WORLD, &q);
+    ok = by_wait(&q, (it + 2) % 4);
+    for (int i = 0; i < p; i++)
+        for (int k = 0; k < cnt[i]; k++) ok &= y[dsp[i] + k] == i * 1000 + k + it;
+    check(ok, "MPI_Iallgatherv");
+
+    /* rank i sends i + j + 1 elements to rank j */
+    for (int j = 0, s = 0, t = 0; j < p; j++) {
+        scnt[j] = r + j + 1, sdsp[j] = s, s += scnt[j];
+        rcnt[j] = j + r + 1, rdsp[j] = t, t += rcnt[j];
+        for (int k = 0; k < scnt[j]; k++) x[sdsp[j] + k] = r * 1000 + j * 10 + k + it;
+    }
+    for (int k = 0; k < N * p; k++) y[k] = -1;
+    MPI_Ialltoallv(x, scnt, sdsp, MPI_DOUBLE, y, rcnt, rdsp, MPI_DOUBLE, MPI_COMM_WORLD, &q);
+    ok = by_test(&q, (it + 3) % 4);
+    for (int i = 0; i < p; i++)
+        for (int k = 0; k < rcnt[i]; k++) ok &= y[rdsp[i] + k] == i * 1000 + r * 10 + k + it;
+    check(ok, "MPI_Ialltoallv");
+}
+
 int main(int argc, char **argv) {
     int r, p, iterations = argc > 1 ? atoi(argv[1]) : 4;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (p > 8) MPI_Abort(MPI_COMM_WORLD, 2); /* more() keeps its counts on the stack */
     double *x = malloc(sizeof(double) * N * (size_t)p), *y = malloc(sizeof(double) * N * (size_t)p);
     for (int it = 0; it < iterations; it++) {
         MPI_Request q;
@@ -110,6 +203,7 @@ int main(int argc, char **argv) {
 
         MPI_Ibarrier(MPI_COMM_WORLD, &q);
         check(by_test(&q, (it + 2) % 4), "MPI_Ibarrier");
+        more(r, p, it, x, y);
     }
     free(x), free(y);
     int local[2] = {npass, nfail}, total[2];

@@ -158,7 +158,8 @@ int main(void) {
               !s.match_size,
           "bad MPIGUIDE_MATCH: %d errors", n);
 
-    /* profiles of nonblocking collectives apply only with MPIGUIDE_NONBLOCKING=1 (no guard) */
+    /* profiles of nonblocking collectives apply under their guard unless MPIGUIDE_NONBLOCKING=0;
+     * without the guard (MPIGUIDE_GUARD=0) only with MPIGUIDE_NONBLOCKING=1 */
     char dir[] = "/tmp/mg_test_nb_XXXXXX";
     if (mkdtemp(dir)) {
         const char *files[2][2] = {
@@ -172,13 +173,18 @@ int main(void) {
             if (f) fputs(files[i][1], f), fclose(f);
         }
         const struct {
-            const char *v;
-            int kept, errors;
-        } nc[] = {{NULL, 1, 0}, {"0", 1, 0}, {"1", 2, 0}, {"yes", 1, 1}};
+            const char *v, *guard;
+            int kept, errors, value;
+        } nc[] = {{NULL, NULL, 2, 0, -1}, {"0", NULL, 1, 0, 0},  {"1", NULL, 2, 0, 1},
+                  {"yes", NULL, 1, 1, 0}, {NULL, "0", 1, 0, -1}, {"0", "0", 1, 0, 0},
+                  {"1", "0", 2, 0, 1}};
         for (size_t i = 0; i < sizeof nc / sizeof nc[0]; i++) {
-            var vn[] = {
-                {"MPIGUIDE_PROFILES", dir}, {"MPIGUIDE_NONBLOCKING", nc[i].v}, {NULL, NULL}};
-            if (!nc[i].v) vn[1] = vn[2];
+            var vn[] = {{"MPIGUIDE_PROFILES", dir},
+                        {"MPIGUIDE_NONBLOCKING", nc[i].v},
+                        {"MPIGUIDE_GUARD", nc[i].guard},
+                        {NULL, NULL}};
+            if (!nc[i].guard) vn[2] = vn[3];
+            if (!nc[i].v) vn[1] = vn[2], vn[2] = vn[3];
             mg_env env = {table_get, vn, 0, NULL};
             char rp[256];
             void *seltab = NULL;
@@ -188,9 +194,11 @@ int main(void) {
             int nb = 0;
             for (int k = 0; k < ps.n; k++) nb += mg_coll_is_nb(ps.v[k].coll);
             CHECK(ps.n == nc[i].kept && nb == (nc[i].kept == 2) && n == nc[i].errors &&
-                      s.nonblocking == (nc[i].kept == 2),
-                  "MPIGUIDE_NONBLOCKING=%s: %d profiles kept (%d nonblocking), %d errors",
-                  nc[i].v ? nc[i].v : "(unset)", ps.n, nb, n);
+                      s.nonblocking == nc[i].value,
+                  "MPIGUIDE_NONBLOCKING=%s MPIGUIDE_GUARD=%s: %d profiles kept (%d nonblocking), "
+                  "%d errors",
+                  nc[i].v ? nc[i].v : "(unset)", nc[i].guard ? nc[i].guard : "(unset)", ps.n, nb,
+                  n);
             free(seltab);
             mg_profile_set_free(&ps);
         }
