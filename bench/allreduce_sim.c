@@ -3,12 +3,11 @@
  * libmpiguide (linked whole under SMPI) applies a profile to it. TYPE `byte` (default):
  * MPI_BYTE with MPI_BOR, the datatype and op of mpiguide bench's defaults, so that a tune of an
  * input line without --datatype/--op covers it; `int`: BYTES / 4 MPI_INTs with MPI_SUM. (The
- * two are not the same to SimGrid: its MPICH selector picks algorithms by element count, see
- * docs/at-scale.md.) Prints "allreduce_sim: p=P bytes=B type=T calls=C per_call_s=S failed=F":
- * S the time per call (the largest over the ranks; simulated time under SMPI), F the calls
- * whose result was wrong on some rank (checked by an MPI_Reduce, so that every MPI_Allreduce of
- * the run is one of the CALLS). usage: allreduce_sim [CALLS [BYTES [TYPE]]]   (default 5 calls
- * of 1 MiB of bytes) */
+ * two do not take the same simulated time under SimGrid's MPICH selector, docs/at-scale.md.) Prints
+ * "allreduce_sim: p=P bytes=B type=T calls=C per_call_s=S failed=F": S the time per call (the
+ * largest over the ranks; simulated time under SMPI), F the calls whose result was wrong on some
+ * rank (checked by an MPI_Reduce, so that every MPI_Allreduce of the run is one of the CALLS).
+ * usage: allreduce_sim [CALLS [BYTES [TYPE]]]   (default 5 calls of 1 MiB of bytes) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
