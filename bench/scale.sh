@@ -44,7 +44,8 @@
 # SELECTOR (ompi), CALLS (MPI_Allreduce,MPI_Bcast), ALGS (default plus one mock-up of each),
 # SIZES (8,1024), NREP (10), RECORD_CALLS (calls per collective and size of the application, 5),
 # WIRE_BYTES (bytes one record slot takes in the merge's MPI_Gatherv; default: sizeof(struct
-# wire) read by gdb from the application's debug information, which the RelWithDebInfo build has).
+# wire) read by readelf (binutils, which gcc needs) from the application's debug information,
+# which the RelWithDebInfo build has).
 # Every launch is bounded by timeout and runs under nice (the simulation takes one core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,8 +77,11 @@ smpicc -O2 "$src/bench/record_merge.c" -o "$app" -Wl,--whole-archive "$lib" -Wl,
 base=$out/collectives_baseline
 smpicc -O2 -I"$src/include" "$src/bench/collectives_baseline.c" -o "$base" -Wl,--whole-archive "$lib" \
   -Wl,--no-whole-archive >"$out/baseline.build.log" 2>&1 || { cat "$out/baseline.build.log" >&2; exit 1; }
-wire=${WIRE_BYTES:-$(gdb -batch -ex 'print sizeof(struct wire)' "$app" 2>/dev/null | sed -n 's/^\$1 = \([0-9]*\)$/\1/p')}
-[ -n "$wire" ] || { echo "scale.sh: the size of a record slot is unknown (install gdb or set WIRE_BYTES)" >&2; exit 1; }
+wire=${WIRE_BYTES:-$(readelf --debug-dump=info "$app" 2>/dev/null | awk '
+    /DW_TAG_structure_type/ { s = 1; n = ""; next }
+    s && /DW_AT_name/ { n = $NF }
+    s && /DW_AT_byte_size/ { if (n == "wire") { print $NF; exit } s = 0 }')}
+[ -n "$wire" ] || { echo "scale.sh: the size of a record slot is unknown (no debug information; set WIRE_BYTES)" >&2; exit 1; }
 # calls per measurement under --proc-sync=window without --window (src/bench/measurement.c,
 # observe.c): the probe, the three calls that size the window, the observations
 per_meas=$((nrep + 4))

@@ -9,12 +9,10 @@
 #   tables, the verdict on the first screen)
 #   libsimgrid-dev: SimGrid's SMPI (smpicc, smpirun), the third build, which runs the tool on
 #   simulated clusters of hundreds to thousands of ranks (docs/workflow.md)
-#   gdb: bench/scale.sh reads the size of one record slot from the debug information, so that
-#   the bare collectives it measures beside the record merge carry the merge's bytes
 # With arguments, installs those packages instead (scripts/slurm-local.sh: slurm-wlm munge).
 set -euo pipefail
 pkgs=(gcc make cmake pkg-config gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich
-      valgrind clang procps dpkg-dev file chromium libsimgrid-dev gdb)
+      valgrind clang procps dpkg-dev file chromium libsimgrid-dev)
 [ $# -eq 0 ] || pkgs=("$@")
 missing=()
 for p in "${pkgs[@]}"; do
