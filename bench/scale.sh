@@ -7,11 +7,14 @@
 # jobs too):
 #   raw_B          bytes of raw data the launch wrote
 #   bench_cpu_s    CPU seconds of the launch (user + system; mostly SimGrid simulating messages)
-#   base_cpu_s     CPU seconds of bench/comm_dup_baseline.c at the same p: MPI_Init, one
-#                  MPI_Comm_dup, one MPI_Allreduce, MPI_Finalize, what any MPI program with one
-#                  duplicate of MPI_COMM_WORLD pays SMPI (its communicator set-up is a ring
-#                  allgather over all ranks, p(p-1) simulated messages)
-#   tool_cpu_s     bench_cpu_s - base_cpu_s: the benchmark's own cost beyond that
+#   coll_cpu_s     CPU seconds of bench/collectives_baseline.c at the same p: the collectives the
+#                  launch measures (the same calls, algorithms, sizes and number of calls per
+#                  measurement, on MPI_COMM_WORLD), the one MPI_Comm_dup the harness makes and
+#                  libmpiguide's MPI_Init, without the harness
+#   harness_cpu_s  bench_cpu_s - coll_cpu_s: the harness's own cost (clock fits, windows, the
+#                  reductions of the times to rank 0, the raw data), its simulation included
+#   bench_sim_s, coll_sim_s, harness_sim_s  the same in simulated seconds (SMPI's "Simulated
+#                  time" of each launch): what the job would take on the simulated machine
 #   bench_rss_KB   peak resident memory of the smpirun process: all p simulated ranks and
 #                  SimGrid in one process (rank 0's own share cannot be told apart there)
 #   app_rss_KB     the same for the small application below without the record: SimGrid, the
@@ -20,8 +23,15 @@
 #   analyze_cpu_s, analyze_rss_KB  CPU seconds and peak memory of `mpiguide analyze` of the data
 #   merge_cpu_s    CPU seconds of rank 0's MPI_Finalize with MPIGUIDE_RECORD minus without it:
 #                  the gathering and merge of every rank's record slots, simulation included
+#   bare_cpu_s     CPU seconds of the merge's collectives alone (bench/record_merge.c with
+#                  BARE_BYTES, in a run with the record on, before MPI_Finalize: the same
+#                  MPI_Allreduce, MPI_Reduce, MPI_Gather, MPI_Bcast and MPI_Gatherv of the same
+#                  bytes per rank, nothing merged or written)
+#   own_merge_cpu_s  merge_cpu_s - bare_cpu_s: mpiguide's own part of the merge (packing,
+#                  merging, formatting and writing the record)
 #   merge_sim_s    simulated seconds of the merge's communication: the record's #@wall_s (MPI_Init
 #                  to the merge, simulated) minus the application's time before MPI_Finalize
+#   bare_sim_s     simulated seconds of the bare collectives
 #   record_B       bytes of the record written
 #   sync_err_s     #@clock_sync_error_s of the raw header (the clock fit under the windows)
 #   flagged        observations flagged by the window synchronisation (start missed, overrun)
@@ -32,7 +42,10 @@
 # Usage: bench/scale.sh [OUTDIR]   (default out/scale)
 # Environment: BUILD (default build/smpi), PS (default "16 64 256 1024"), PPN (16), PLATFORM,
 # SELECTOR (ompi), CALLS (MPI_Allreduce,MPI_Bcast), ALGS (default plus one mock-up of each),
-# SIZES (8,1024), NREP (10), RECORD_CALLS (calls per collective and size of the application, 5).
+# SIZES (8,1024), NREP (10), RECORD_CALLS (calls per collective and size of the application, 5),
+# WIRE_BYTES (bytes one record slot takes in the merge's MPI_Gatherv; default: sizeof(struct
+# wire) read by readelf (binutils, which gcc needs) from the application's debug information,
+# which the RelWithDebInfo build has).
 # Every launch is bounded by timeout and runs under nice (the simulation takes one core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,52 +74,76 @@ out=$(cd "$out" && pwd)
 app=$out/record_merge
 smpicc -O2 "$src/bench/record_merge.c" -o "$app" -Wl,--whole-archive "$lib" -Wl,--no-whole-archive \
   >"$out/record_merge.build.log" 2>&1 || { cat "$out/record_merge.build.log" >&2; exit 1; }
-base=$out/comm_dup_baseline
-smpicc -O2 "$src/bench/comm_dup_baseline.c" -o "$base" >"$out/baseline.build.log" 2>&1 ||
-  { cat "$out/baseline.build.log" >&2; exit 1; }
+base=$out/collectives_baseline
+smpicc -O2 -I"$src/include" "$src/bench/collectives_baseline.c" -o "$base" -Wl,--whole-archive "$lib" \
+  -Wl,--no-whole-archive >"$out/baseline.build.log" 2>&1 || { cat "$out/baseline.build.log" >&2; exit 1; }
+wire=${WIRE_BYTES:-$(readelf --debug-dump=info "$app" 2>/dev/null | awk '
+    /DW_TAG_structure_type/ { s = 1; n = ""; next }
+    s && /DW_AT_name/ { n = $NF }
+    s && /DW_AT_byte_size/ { if (n == "wire") { print $NF; exit } s = 0 }')}
+[ -n "$wire" ] || { echo "scale.sh: the size of a record slot is unknown (no debug information; set WIRE_BYTES)" >&2; exit 1; }
+# calls per measurement under --proc-sync=window without --window (src/bench/measurement.c,
+# observe.c): the probe, the three calls that size the window, the observations
+per_meas=$((nrep + 4))
 
 # time_of FILE: "cpu_seconds max_rss_KB" from /usr/bin/time -f '%U %S %M'
 time_of() { tail -n 1 "$1" | awk '{ printf "%.2f %d\n", $1 + $2, $3 }'; }
 # finalize_of LOG: "cpu_s before_finalize_sim_s" from record_merge's line
 finalize_of() {
-  sed -n 's/^record_merge: p=[0-9]* finalize_cpu_s=\([0-9.e+-]*\) before_finalize_sim_s=\([0-9.e+-]*\)$/\1 \2/p' "$1"
+  sed -n 's/^record_merge: p=[0-9]* finalize_cpu_s=\([0-9.e+-]*\) before_finalize_sim_s=\([0-9.e+-]*\).*$/\1 \2/p' "$1"
 }
+# bare_of LOG: "bare_cpu_s bare_sim_s" from record_merge's line with BARE_BYTES
+bare_of() { sed -n 's/^record_merge: .* bare_cpu_s=\([0-9.e+-]*\) bare_sim_s=\([0-9.e+-]*\)$/\1 \2/p' "$1"; }
+# sim_of LOG: SMPI's simulated time of the launch (--cfg=smpi/display-timing:yes)
+sim_of() { sed -n 's/.*Simulated time: \([0-9.e+-]*\) seconds.*/\1/p' "$1" | tail -n 1; }
 
 table=$out/table.txt
-printf '%-5s %7s %11s %10s %10s %12s %10s %13s %13s %14s %11s %11s %8s %10s %7s\n' p raw_B bench_cpu_s \
-  base_cpu_s tool_cpu_s bench_rss_KB app_rss_KB extra_KB_rank analyze_cpu_s analyze_rss_KB merge_cpu_s merge_sim_s \
-  record_B sync_err_s flagged >"$table"
+fmt_h='%-5s %7s %11s %10s %13s %11s %10s %13s %12s %10s %13s %13s %14s %11s %10s %15s %11s %11s %8s %10s %7s\n'
+# shellcheck disable=SC2059
+printf "$fmt_h" p raw_B bench_cpu_s coll_cpu_s harness_cpu_s bench_sim_s coll_sim_s harness_sim_s \
+  bench_rss_KB app_rss_KB extra_KB_rank analyze_cpu_s analyze_rss_KB merge_cpu_s bare_cpu_s own_merge_cpu_s \
+  merge_sim_s bare_sim_s record_B sync_err_s flagged >"$table"
 for p in $ps; do
   [ $((p % ppn)) -eq 0 ] || { echo "scale.sh: p=$p is not a multiple of PPN=$ppn" >&2; exit 2; }
   dir=$out/p$p
   mkdir -p "$dir/raw/launch-1"
   "$src/scripts/smpi-hostfile.sh" "$platform" $((p / ppn)) "$ppn" >"$dir/hosts"
   launch="smpirun -np $p -platform $platform -hostfile $dir/hosts --cfg=smpi/coll-selector:$selector --log=root.thres:warning"
+  timed="$launch --cfg=smpi/display-timing:yes --log=smpi_utils.thres:info"
   echo "# p=$p: bench" >&2
   # shellcheck disable=SC2086
-  /usr/bin/time -f '%U %S %M' -o "$dir/bench.time" nice timeout 3600 $launch "$bin" bench \
+  /usr/bin/time -f '%U %S %M' -o "$dir/bench.time" nice timeout 3600 $timed "$bin" bench \
     --calls-list="$calls" --algs="$algs" --msizes-list="$sizes" --nrep="$nrep" --proc-sync=window \
     --fitpoints=2 --exchanges=2 --quiet --output-file="$dir/raw/launch-1/bench.dat" \
     >"$dir/bench.log" 2>&1 || { tail -20 "$dir/bench.log" >&2; echo "scale.sh: bench at p=$p failed" >&2; exit 1; }
-  echo "# p=$p: baseline (MPI_Init, one MPI_Comm_dup, one MPI_Allreduce, MPI_Finalize)" >&2
+  echo "# p=$p: baseline (the measured collectives without the harness)" >&2
   # shellcheck disable=SC2086
-  /usr/bin/time -f '%U %S %M' -o "$dir/base.time" nice timeout 3600 $launch "$base" \
+  /usr/bin/time -f '%U %S %M' -o "$dir/base.time" nice timeout 3600 $timed "$base" "$calls" "$algs" "$sizes" "$per_meas" \
     >"$dir/base.log" 2>&1 || { tail -20 "$dir/base.log" >&2; echo "scale.sh: baseline at p=$p failed" >&2; exit 1; }
   echo "# p=$p: analyze" >&2
   /usr/bin/time -f '%U %S %M' -o "$dir/analyze.time" nice "$bin" analyze -o "$dir/analysis" "$dir" \
     >"$dir/analyze.log" 2>&1 || { tail -20 "$dir/analyze.log" >&2; echo "scale.sh: analyze at p=$p failed" >&2; exit 1; }
   echo "# p=$p: record merge" >&2
-  for mode in plain record; do
-    rm -f "$dir/app.rec"
-    envs=()
-    [ $mode = record ] && envs=(MPIGUIDE_RECORD="$dir/app.rec")
+  # the record first: its rows are the slots every rank sends (each rank has the same calls),
+  # which the bare collectives then carry, in a run with the record on (the same state of the
+  # simulation as the merge's; they call PMPI_*, so the record does not see them)
+  for mode in record plain bare; do
+    envs=() args=("$rcalls")
+    case $mode in
+      record) rm -f "$dir/app.rec"; envs=(MPIGUIDE_RECORD="$dir/app.rec") ;;
+      bare)
+        [ -s "$dir/app.rec" ] || { echo "scale.sh: no record written at p=$p" >&2; exit 1; }
+        envs=(MPIGUIDE_RECORD="$dir/app-bare.rec")
+        args+=($(($(sed -n 's/^#@end=//p' "$dir/app.rec") * wire))) ;;
+    esac
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%U %S %M' -o "$dir/app-$mode.time" env "${envs[@]}" nice timeout 3600 $launch --cfg=smpi/simulate-computation:no "$app" "$rcalls" \
+    /usr/bin/time -f '%U %S %M' -o "$dir/app-$mode.time" env "${envs[@]}" nice timeout 3600 $launch --cfg=smpi/simulate-computation:no "$app" "${args[@]}" \
       >"$dir/app-$mode.log" 2>&1 || { tail -20 "$dir/app-$mode.log" >&2; echo "scale.sh: record_merge ($mode) at p=$p failed" >&2; exit 1; }
   done
-  [ -s "$dir/app.rec" ] || { echo "scale.sh: no record written at p=$p" >&2; exit 1; }
   read -r bench_s bench_rss < <(time_of "$dir/bench.time")
   read -r base_s _ < <(time_of "$dir/base.time")
+  bench_sim=$(sim_of "$dir/bench.log") base_sim=$(sim_of "$dir/base.log")
+  read -r b_cpu b_sim < <(bare_of "$dir/app-bare.log")
   read -r an_s an_rss < <(time_of "$dir/analyze.time")
   read -r _ app_rss < <(time_of "$dir/app-plain.time")
   read -r w0 _ < <(finalize_of "$dir/app-plain.log")
@@ -116,10 +153,13 @@ for p in $ps; do
   rec=$(wc -c <"$dir/app.rec")
   err=$(sed -n 's/^#@clock_sync_error_s=//p' "$dir/raw/launch-1/bench.dat" | head -1)
   flagged=$(awk '!/^#/ && NF >= 6 && $6 != 0 { n++ } END { print n + 0 }' "$dir/raw/launch-1/bench.dat")
-  awk -v p="$p" -v raw="$raw" -v bs="$bench_s" -v bb="$base_s" -v br="$bench_rss" -v apr="$app_rss" -v as="$an_s" -v ar="$an_rss" \
-    -v w0="$w0" -v w1="$w1" -v s1="$s1" -v rw="$recwall" -v rec="$rec" -v err="${err:-0}" -v fl="$flagged" \
-    'BEGIN { printf "%-5d %7d %11.2f %10.2f %10.2f %12d %10d %13.1f %13.2f %14d %11.3f %11.3e %8d %10.3e %7d\n",
-             p, raw, bs, bb, bs - bb, br, apr, (br - apr) / p, as, ar, w1 - w0, rw - s1, rec, err, fl }' | tee -a "$table" >&2
+  awk -v p="$p" -v raw="$raw" -v bs="$bench_s" -v bb="$base_s" -v bsim="$bench_sim" -v csim="$base_sim" \
+    -v br="$bench_rss" -v apr="$app_rss" -v as="$an_s" -v ar="$an_rss" -v w0="$w0" -v w1="$w1" -v s1="$s1" \
+    -v bc="$b_cpu" -v bsm="$b_sim" -v rw="$recwall" -v rec="$rec" -v err="${err:-0}" -v fl="$flagged" \
+    'BEGIN { m = w1 - w0
+             printf "%-5d %7d %11.2f %10.2f %13.2f %11.3e %10.3e %13.3e %12d %10d %13.1f %13.2f %14d %11.3f %10.3f %15.3f %11.3e %11.3e %8d %10.3e %7d\n",
+             p, raw, bs, bb, bs - bb, bsim, csim, bsim - csim, br, apr, (br - apr) / p, as, ar, m, bc, m - bc,
+             rw - s1, bsm, rec, err, fl }' | tee -a "$table" >&2
 done
 
 # the exponent of log(value) = a + e log(p): least squares over all rows, and between the last two
