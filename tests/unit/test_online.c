@@ -1,6 +1,7 @@
 /* Online mode's race (src/model/online_rule.c) without MPI, one rank whose times are the
  * reduced ones: the schedule (calibration, probes, rounds, alternating order, the budget's
- * pause), that a slowed default finds the fastest candidate within a bounded number of calls,
+ * pause), that a slowed default finds the fastest candidate within a bounded number of calls
+ * (also among 10 candidates: within 600),
  * that a candidate 20x slower is dropped after its one probe pair, that candidates no faster than
  * the default (equal, slower, or faster only on disturbed pairs) are never committed in 200
  * simulated cells each, that exploring stays within its budget (a probe that overruns it is
@@ -157,9 +158,31 @@ static void slow_default(void) {
         CHECK(cell.cand[3].state != MG_OC_WINNER, "run %d: the slower candidate won", r);
         if ((int)o.at > at_most) at_most = (int)o.at;
     }
-    /* the first probe waits until the cell's share covers a candidate 10x slower (900 calls
-     * at 1 %), the rest are paid by the winners' gains */
-    CHECK(at_most > 900 && at_most < 1300, "committed within 1300 calls (latest: %d)", at_most);
+    /* the first probe waits until the cell's share covers a candidate 3x slower (about 200
+     * calls at 1 %; it waited for 10x, 900 calls, before), the rest are paid by the winners'
+     * gains */
+    CHECK(at_most > 150 && at_most < 400, "committed within 400 calls (latest: %d)", at_most);
+}
+
+/* As many candidates as Open MPI's MPI_Allreduce has (10), the default 200 us slower, the
+ * default budget: a clear winner commits within the first 600 calls, so that a loop of 3,000
+ * calls keeps 80 % of its gain (docs/online.md). It took 1,000-1,400 when every probed
+ * candidate raced in every window and a probe was planned as 10 defaults. */
+static void slow_default_many(void) {
+    static const double us[10] = {9, 6, 12, 400, 20, 30, 15, 50, 300, 8};
+    sim s = {.def = 205e-6, .spread = 0.1, .ncand = 10, .share = MG_ONLINE_BUDGET};
+    for (int i = 0; i < 10; i++) s.cand[i] = us[i] * 1e-6;
+    int at_most = 0, worse = 0;
+    for (int r = 0; r < 50; r++) {
+        outcome o;
+        start(&s);
+        run(&cell, &s, 3000, &o);
+        CHECK(o.winner >= 0, "run %d: nothing committed in 3,000 calls", r);
+        worse += o.winner >= 0 && s.cand[o.winner] > 1.5 * s.cand[1];
+        if ((int)o.at > at_most) at_most = (int)o.at;
+    }
+    CHECK(worse == 0, "%d of 50 runs committed a candidate 1.5x slower than the fastest", worse);
+    CHECK(at_most < 600, "committed within 600 calls (latest: %d)", at_most);
 }
 
 /* A candidate 20x slower than the default is dropped after its probe pair, at once, unless the
@@ -207,7 +230,7 @@ static void never_commits(void) {
             start(&s);
             run(&cell, &s, 20000, &o);
             commits += o.winner >= 0;
-            over += o.max_over > 1.6 || o.end_over > 1.0;
+            over += o.max_over > 3.5 || o.end_over > 1.0;
             if (o.max_over > worst) worst = o.max_over;
             if (o.end_over > worst) worst = o.end_over;
         }
@@ -216,10 +239,13 @@ static void never_commits(void) {
         int allowed = cases[i].ratio == 1.0 ? (int)(MG_ONLINE_ALPHA * 200) : 0;
         CHECK(commits <= allowed, "%s: %d of 200 cells committed (at most %d)", cases[i].what,
               commits, allowed);
-        /* a window is planned with an upper estimate of its cost, so it may overshoot a little;
-         * the cell then pauses until its share covers it again */
+        /* a window is planned with an upper estimate of its cost, so it may overshoot a little,
+         * and a probe is planned as a candidate MG_ONLINE_PROBE (3) times slower, so a slower
+         * one (this spread takes the 3x candidates' first pair to 7x) overruns once, early,
+         * when the allowance is a few defaults: up to 2.8x of it here; the cell then pauses
+         * until its share covers it again, and by the end it is within */
         CHECK(over == 0,
-              "%s: %d of 200 cells over 1.6x the budget after a window, or over it at the end "
+              "%s: %d of 200 cells over 3.5x the budget after a window, or over it at the end "
               "(worst %.3g of it)",
               cases[i].what, over, worst);
     }
@@ -233,8 +259,9 @@ static void budget_pause(void) {
     start(&s);
     outcome o;
     run(&cell, &s, 16, &o);
-    /* a probe projects (10 - 1) defaults: 0.01 * calls >= 9 + 2 from about call 1100 */
-    CHECK(cell.pauses == 1 && cell.start > 800 && cell.start < 1200,
+    /* a probe projects (3 - 1) defaults: 0.01 * calls >= 2 + the agreement from about call 230
+     * (it waited for 10 - 1 defaults, until about call 1100, before) */
+    CHECK(cell.pauses == 1 && cell.start > 150 && cell.start < 300,
           "paused until call %llu (%d pauses)", (unsigned long long)cell.start, cell.pauses);
     run(&cell, &s, 5000, &o);
     CHECK(cell.cand[0].calls > 0, "probed after the pause");
@@ -242,7 +269,7 @@ static void budget_pause(void) {
           o.end_over);
 }
 
-/* A probe far slower than projected (100x the default where the projection allows 10x) overruns
+/* A probe far slower than projected (100x the default where a probe is planned at 3x) overruns
  * the allowance its window was planned within: `over` says by how much, the cost stays within
  * the allowance plus it, and the cell pauses until its share covers the cost and the next probe
  * (now projected at the worst ratio seen). */
@@ -328,6 +355,7 @@ static void rotation(void) {
 int main(void) {
     schedule();
     slow_default();
+    slow_default_many();
     very_slow();
     never_commits();
     budget_pause();
