@@ -37,7 +37,6 @@ void mg_online_init(mg_online_cell *c, uint64_t calls, const int *algs, int n, i
     c->calls = calls;
     c->winner = -1;
     c->ncand = c->nalive = n;
-    c->worst = MG_ONLINE_SLOW;
     c->probe = MG_ONLINE_PROBE;
     c->alpha = MG_ONLINE_ALPHA / ((double)(n ? n : 1) * MG_ONLINE_LOOKS);
     for (int i = 0; i < n; i++) {
@@ -254,6 +253,13 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
             double more = (double)c->calls * (run / b->run_time);
             if (more > (double)at) at = more > 1e18 ? (uint64_t)1e18 : (uint64_t)ceil(more);
         }
+        /* the pauses in a row wait at least 8, 16, 32 ... calls, and at most half the cell's
+         * calls more: about log1.5 of its calls checks, and a busy machine's charges (a run of
+         * disturbed pairs) delay the race by at most half of what the cell ran */
+        c->gap = c->gap ? 2 * c->gap : MG_ONLINE_GAP;
+        if (c->gap > c->calls / 2)
+            c->gap = c->calls / 2 > MG_ONLINE_GAP ? c->calls / 2 : MG_ONLINE_GAP;
+        if (at < c->calls + c->gap) at = c->calls + c->gap;
         window_clear(c, 1);
         c->scand[0] = -1;
         c->start = at;
@@ -263,6 +269,7 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
         v->paused = 1;
         return;
     }
+    c->gap = 0;
     sort_members(m, take, 0);
     int s = 0;
     for (int r = 0; r < MG_ONLINE_ROUNDS; r++)
@@ -295,12 +302,17 @@ void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const
         if (k->n < MG_ONLINE_KEEP) k->n++;
         double extra = t[i] - d[i];
         if (!(x && x[i] > 0)) {
-            if (t[i] / d[i] > c->worst) c->worst = t[i] / d[i];
             if (t[i] / d[i] > c->probe) c->probe = t[i] / d[i];
         } else {
             /* the scheduler's time, which the default would have lost as well: no gain, and no
-             * more than the worst ratio an undisturbed pair showed (at least MG_ONLINE_SLOW) */
-            double most = (c->worst - 1.0) * (c->dhat > 0 ? c->dhat : d[i]);
+             * more than the candidate's undisturbed pairs say one of its pairs costs (mean + 2
+             * standard errors); before it has one, no more than a probe is planned to cost.
+             * Charging every descheduled pair 9 defaults (a candidate 50x faster included)
+             * paused the race on a busy machine for thousands of calls. */
+            int clean = 0;
+            for (int j = 0; j < k->n; j++) clean += !(k->x[j] > 0);
+            double most = clean ? pair_cost(k) : (c->probe - 1.0) * (c->dhat > 0 ? c->dhat : d[i]);
+            if (most < 0) most = 0;
             extra = extra < 0 ? 0.0 : extra > most ? most : extra;
         }
         k->cost += extra;
