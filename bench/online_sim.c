@@ -6,7 +6,8 @@
  * configured. Prints per (collective, size) the loop's time per call (the largest over the
  * ranks; simulated time under SMPI) and checks every result, so a wrong one cannot pass.
  *   usage: smpirun ... online_sim [CALLS] [COLLECTIVES]   (default 2000; COLLECTIVES: a
- *          comma-separated subset of the names above, default all) */
+ *          comma-separated subset of the names above, default all; NAME:BYTES one size only,
+ *          e.g. MPI_Allgather:64,MPI_Gather) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,19 @@ static int one(int c, int n, int it, int p, int rank, int *a, int *b) {
     return bad;
 }
 
+/* Whether the list (NAME or NAME:BYTES entries, comma-separated; NULL: everything) names
+ * collective `name` at `bytes` per rank. */
+static int wanted(const char *only, const char *name, int bytes) {
+    if (!only) return 1;
+    size_t n = strlen(name);
+    for (const char *at = strstr(only, name); at; at = strstr(at + 1, name)) {
+        if (at != only && at[-1] != ',') continue;
+        if (at[n] == '\0' || at[n] == ',') return 1;
+        if (at[n] == ':' && atoi(at + n + 1) == bytes) return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int p, rank, calls = argc > 1 ? atoi(argv[1]) : 2000, bad = 0;
@@ -62,8 +76,8 @@ int main(int argc, char **argv) {
     int *a = malloc(sizeof(int) * (size_t)p * 16), *b = malloc(sizeof(int) * (size_t)p * 16);
     if (!a || !b || calls < 1) MPI_Abort(MPI_COMM_WORLD, 2);
     for (int c = 0; c < NCOLL; c++) {
-        if (only && !strstr(only, names[c])) continue;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            if (!wanted(only, names[c], sizes[s])) continue;
             MPI_Barrier(MPI_COMM_WORLD);
             double t = MPI_Wtime(), tmax;
             for (int i = 0; i < calls; i++) bad |= one(c, sizes[s], i, p, rank, a, b);

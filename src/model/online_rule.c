@@ -37,7 +37,7 @@ void mg_online_init(mg_online_cell *c, uint64_t calls, const int *algs, int n, i
     c->calls = calls;
     c->winner = -1;
     c->ncand = c->nalive = n;
-    c->worst = MG_ONLINE_SLOW;
+    c->probe = MG_ONLINE_PROBE;
     c->alpha = MG_ONLINE_ALPHA / ((double)(n ? n : 1) * MG_ONLINE_LOOKS);
     for (int i = 0; i < n; i++) {
         c->cand[i].alg = algs[i];
@@ -193,6 +193,26 @@ static void sort_members(member *m, int n, int by_cost) {
     }
 }
 
+/* Keeps of the members that had their probe only the MG_ONLINE_LEAD with the largest speed-up
+ * estimates (ties and NaN: candidate order), and every probe; returns how many are kept. */
+static int leaders(const mg_online_cell *c, member *m, int nm) {
+    member all[MG_ONLINE_CANDS];
+    int kept = 0;
+    memcpy(all, m, sizeof *m * (size_t)nm);
+    for (int j = 0; j < nm; j++) {
+        const mg_online_cand *k = &c->cand[all[j].i];
+        int ahead = 0;
+        for (int o = 0; k->n && o < nm; o++) {
+            const mg_online_cand *q = &c->cand[all[o].i];
+            if (o == j || !q->n) continue;
+            double ek = isnan(k->est) ? -1.0 : k->est, eq = isnan(q->est) ? -1.0 : q->est;
+            ahead += eq > ek || (eq == ek && all[o].i < all[j].i);
+        }
+        if (ahead < MG_ONLINE_LEAD) m[kept++] = all[j];
+    }
+    return kept;
+}
+
 /* The next window: the alive candidates whose projected cost fits the budget, cheapest first;
  * when none fits, one timed default call at the first call the cell's share covers the
  * cheapest (and, when the run's cap binds, by when the run's time will, counting its time as
@@ -206,8 +226,9 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
         if (k->state != MG_OC_ALIVE) continue;
         m[nm].i = i;
         m[nm].pairs = k->n ? MG_ONLINE_ROUNDS : 1;
-        m[nm++].proj = k->n ? MG_ONLINE_ROUNDS * pair_cost(k) : (c->worst - 1.0) * dh;
+        m[nm++].proj = k->n ? MG_ONLINE_ROUNDS * pair_cost(k) : (c->probe - 1.0) * dh;
     }
+    nm = leaders(c, m, nm);
     sort_members(m, nm, 1);
     double sum = b->steps_s > 0 && isfinite(b->steps_s) ? b->steps_s : 0.0; /* its agreement */
     for (; take < nm; take++) {
@@ -232,6 +253,13 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
             double more = (double)c->calls * (run / b->run_time);
             if (more > (double)at) at = more > 1e18 ? (uint64_t)1e18 : (uint64_t)ceil(more);
         }
+        /* the pauses in a row wait at least 8, 16, 32 ... calls, and at most half the cell's
+         * calls more: about log1.5 of its calls checks, and a busy machine's charges (a run of
+         * disturbed pairs) delay the race by at most half of what the cell ran */
+        c->gap = c->gap ? 2 * c->gap : MG_ONLINE_GAP;
+        if (c->gap > c->calls / 2)
+            c->gap = c->calls / 2 > MG_ONLINE_GAP ? c->calls / 2 : MG_ONLINE_GAP;
+        if (at < c->calls + c->gap) at = c->calls + c->gap;
         window_clear(c, 1);
         c->scand[0] = -1;
         c->start = at;
@@ -241,6 +269,7 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
         v->paused = 1;
         return;
     }
+    c->gap = 0;
     sort_members(m, take, 0);
     int s = 0;
     for (int r = 0; r < MG_ONLINE_ROUNDS; r++)
@@ -273,11 +302,17 @@ void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const
         if (k->n < MG_ONLINE_KEEP) k->n++;
         double extra = t[i] - d[i];
         if (!(x && x[i] > 0)) {
-            if (t[i] / d[i] > c->worst) c->worst = t[i] / d[i];
+            if (t[i] / d[i] > c->probe) c->probe = t[i] / d[i];
         } else {
             /* the scheduler's time, which the default would have lost as well: no gain, and no
-             * more than the worst ratio an undisturbed pair showed (at least MG_ONLINE_SLOW) */
-            double most = (c->worst - 1.0) * (c->dhat > 0 ? c->dhat : d[i]);
+             * more than the candidate's undisturbed pairs say one of its pairs costs (mean + 2
+             * standard errors); before it has one, no more than a probe is planned to cost.
+             * Charging every descheduled pair 9 defaults (a candidate 50x faster included)
+             * paused the race on a busy machine for thousands of calls. */
+            int clean = 0;
+            for (int j = 0; j < k->n; j++) clean += !(k->x[j] > 0);
+            double most = clean ? pair_cost(k) : (c->probe - 1.0) * (c->dhat > 0 ? c->dhat : d[i]);
+            if (most < 0) most = 0;
             extra = extra < 0 ? 0.0 : extra > most ? most : extra;
         }
         k->cost += extra;

@@ -38,20 +38,30 @@
  *    of the run. A cell without candidates left runs the default.
  *  - Cost: what exploring cost the application against running the default: per pair of
  *    reduced times candidate - default (a faster candidate's gain pays for exploring the
- *    others; a disturbed pair: no gain, and at most the worst ratio an undisturbed pair showed,
- *    at least MG_ONLINE_SLOW, times the default's time: the rest is the scheduler's, which the
- *    default would have lost too), and the agreements. A window
+ *    others; a disturbed pair: no gain, and at most what the candidate's undisturbed pairs
+ *    say a pair of it costs (the projection below, at least 0), or before it has one what its
+ *    probe was planned to cost: the rest is the scheduler's, which the default would have lost
+ *    too), and the agreements. A window
  *    races only the candidates whose projected cost keeps the cell's cost within budget x (its
  *    calls by the window's end) x (the default's time) and the run's within budget x (the run's
  *    time), cheapest first. The projection: the candidate's pairs in the window times the mean
  *    of its undisturbed pairs' cost plus two standard errors (the spread at least a quarter of
- *    a pair's times); a probe's: MG_ONLINE_SLOW - 1 defaults, or more after an undisturbed
- *    probe that was slower. When not even the cheapest fits, the cell runs the default until
- *    its share covers it (and the run's, its time taken to grow as the cell's calls), then takes
- *    one timed default call and decides again. A window the scheduler disturbed (or a probe
- *    far slower than projected) may cost more than projected; the cell then pauses until its
- *    share covers that too. So at every decision the cell's cost is within its allowance plus
- *    `over`, the most a finished window exceeded the allowance it was planned within.
+ *    a pair's times); a probe's: MG_ONLINE_PROBE - 1 defaults, or more after an undisturbed
+ *    pair that was slower (a probe slower than that overruns once: `over`, then the pause).
+ *    Rounds go to at most MG_ONLINE_LEAD candidates that have had their probe, those with the
+ *    largest speed-up estimates (ties: candidate order); every probe still due may join. The
+ *    others wait in the race (alive, their looks unspent) until a leader is dropped or their
+ *    estimate passes one; the correction over every candidate's looks holds whichever are
+ *    tested, so narrowing the race changes only how soon a clear winner commits.
+ *    When not even the cheapest fits, the cell runs the default until its share covers it (and
+ *    the run's, its time taken to grow as the cell's calls), then takes one timed default call
+ *    and decides again; the pauses in a row last at least MG_ONLINE_GAP, twice that, four times
+ *    ... calls, but at most half the cell's calls so far more (each check's agreement is a cost
+ * too: in a run whose share other cells spent, the checks came every few calls, each pushing the
+ * next further out). A window the scheduler disturbed (or a probe far slower than projected) may
+ * cost more than projected; the cell then pauses until its share covers that too. So at every
+ *    decision the cell's cost is within its allowance plus `over`, the most a finished window
+ *    exceeded the allowance it was planned within.
  *  - A candidate that declines MG_ONLINE_DECLINES of its calls in a row (the dispatcher's plan,
  *    the same on every rank) is dropped; a declined call runs the default and its pair starts
  *    again at the next call.
@@ -70,9 +80,12 @@
 #define MG_ONLINE_KEEP            32 /* pairs kept per candidate (tests and estimates use these) */
 #define MG_ONLINE_LOOKS           6  /* windows of rounds a candidate gets to qualify */
 #define MG_ONLINE_LOOKS_DISTURBED 18 /* windows of rounds a candidate gets in all */
-#define MG_ONLINE_ALPHA           0.05            /* family-wise level of a wrong commit */
-#define MG_ONLINE_DROP_P          MG_GUARD_ALPHA  /* level of the one-sided test that drops */
-#define MG_ONLINE_SLOW            10.0            /* this many times slower: dropped at once */
+#define MG_ONLINE_ALPHA           0.05           /* family-wise level of a wrong commit */
+#define MG_ONLINE_DROP_P          MG_GUARD_ALPHA /* level of the one-sided test that drops */
+#define MG_ONLINE_SLOW            10.0           /* this many times slower: dropped at once */
+#define MG_ONLINE_PROBE           3.0 /* a probe is planned as this many times the default's time */
+#define MG_ONLINE_LEAD            3   /* candidates a window gives rounds: the best estimates */
+#define MG_ONLINE_GAP             8   /* the shortest pause; doubles with each pause in a row */
 #define MG_ONLINE_MARGIN          MG_GUARD_MARGIN /* speed-up a commit must beat */
 #define MG_ONLINE_CLEAN           MG_GUARD_CLEAN  /* undisturbed pairs a commit needs */
 #define MG_ONLINE_DECLINES        3               /* declines in a row that drop a candidate */
@@ -129,8 +142,9 @@ typedef struct mg_online_cell {
     uint64_t start;                   /* the window's first call; earlier calls: the default */
     int nslots, slot, half;           /* the window: slots, the current one, its second call */
     int windows, pauses;              /* windows planned, of those paused by the budget */
-    uint64_t explored, cand_calls;    /* timed calls, of those candidate runs */
-    uint64_t decided_at;              /* the call after which it committed or ran the default */
+    uint64_t gap; /* the shortest pause now: doubles with each pause in a row; 0 after a race */
+    uint64_t explored, cand_calls; /* timed calls, of those candidate runs */
+    uint64_t decided_at;           /* the call after which it committed or ran the default */
     double cost;  /* what exploring cost so far against the default (seconds, reduced): pairs'
                      candidate - default, gains included, and the agreements */
     double dhat;  /* the default's time per call (median of dk) */
@@ -138,7 +152,8 @@ typedef struct mg_online_cell {
     double over;  /* the most the cell's cost exceeded the allowance a window was planned
                      within, once the window was done: what no projection could foresee (a
                      descheduled call, a first call far slower than projected) */
-    double worst; /* the largest candidate / default of an undisturbed pair, or MG_ONLINE_SLOW */
+    double probe; /* what a probe is planned to take, in defaults: the largest candidate /
+                     default of an undisturbed pair, or MG_ONLINE_PROBE */
     double alpha; /* the level a commit's test must beat */
     int ndk, dkat, rot;
     double dk[MG_ONLINE_DKEEP];

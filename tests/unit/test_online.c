@@ -1,6 +1,7 @@
 /* Online mode's race (src/model/online_rule.c) without MPI, one rank whose times are the
  * reduced ones: the schedule (calibration, probes, rounds, alternating order, the budget's
- * pause), that a slowed default finds the fastest candidate within a bounded number of calls,
+ * pause), that a slowed default finds the fastest candidate within a bounded number of calls
+ * (also among 10 candidates: within 600),
  * that a candidate 20x slower is dropped after its one probe pair, that candidates no faster than
  * the default (equal, slower, or faster only on disturbed pairs) are never committed in 200
  * simulated cells each, that exploring stays within its budget (a probe that overruns it is
@@ -31,6 +32,8 @@ typedef struct sim {
     double def, cand[MG_ONLINE_CANDS], spread, bad;
     int ncand, declines[MG_ONLINE_CANDS];
     double share;
+    double others; /* the share of the run's time other cells spent exploring */
+    double stall;  /* seconds a disturbed call takes more (the scheduler's) */
 } sim;
 
 typedef struct outcome {
@@ -71,8 +74,10 @@ static void run(mg_online_cell *c, const sim *s, uint64_t calls, outcome *o) {
             CHECK(0, "unexpected action %d", act);
             return;
         }
+        int bad = uniform() < s->bad;
+        t += bad ? s->stall : 0.0;
         elapsed += t;
-        if (!mg_online_record(c, act, t, uniform() < s->bad)) continue;
+        if (!mg_online_record(c, act, t, bad)) continue;
     decide:;
         double d[MG_ONLINE_SLOTS], tt[MG_ONLINE_SLOTS], x[MG_ONLINE_SLOTS];
         int n = c->nslots, raced = 0;
@@ -80,7 +85,7 @@ static void run(mg_online_cell *c, const sim *s, uint64_t calls, outcome *o) {
             d[j] = c->wd[j], tt[j] = c->wt[j], x[j] = c->wx[j];
             raced |= c->scand[j] >= 0;
         }
-        mg_online_budget b = {s->share, c->cost, elapsed, 1e-6};
+        mg_online_budget b = {s->share, c->cost + s->others * elapsed, elapsed, 1e-6};
         mg_online_verdict v;
         mg_online_decide(c, d, tt, x, n, &b, &v);
         /* the budget holds after every window that raced (before the first probe only the
@@ -157,9 +162,36 @@ static void slow_default(void) {
         CHECK(cell.cand[3].state != MG_OC_WINNER, "run %d: the slower candidate won", r);
         if ((int)o.at > at_most) at_most = (int)o.at;
     }
-    /* the first probe waits until the cell's share covers a candidate 10x slower (900 calls
-     * at 1 %), the rest are paid by the winners' gains */
-    CHECK(at_most > 900 && at_most < 1300, "committed within 1300 calls (latest: %d)", at_most);
+    /* the first probe waits until the cell's share covers a candidate 3x slower (about 200
+     * calls at 1 %; it waited for 10x, 900 calls, before), the rest are paid by the winners'
+     * gains */
+    CHECK(at_most > 150 && at_most < 400, "committed within 400 calls (latest: %d)", at_most);
+}
+
+/* As many candidates as Open MPI's MPI_Allreduce has (10), the default 200 us slower, the
+ * default budget: a clear winner commits within the first 600 calls, so that a loop of 3,000
+ * calls keeps 80 % of its gain (docs/online.md). It took 1,000-1,400 when every probed
+ * candidate raced in every window and a probe was planned as 10 defaults. */
+static sim slowed_ten(void) {
+    static const double us[10] = {9, 6, 12, 400, 20, 30, 15, 50, 300, 8};
+    sim s = {.def = 205e-6, .spread = 0.1, .ncand = 10, .share = MG_ONLINE_BUDGET};
+    for (int i = 0; i < 10; i++) s.cand[i] = us[i] * 1e-6;
+    return s;
+}
+
+static void slow_default_many(void) {
+    sim s = slowed_ten();
+    int at_most = 0, worse = 0;
+    for (int r = 0; r < 50; r++) {
+        outcome o;
+        start(&s);
+        run(&cell, &s, 3000, &o);
+        CHECK(o.winner >= 0, "run %d: nothing committed in 3,000 calls", r);
+        worse += o.winner >= 0 && s.cand[o.winner] > 1.5 * s.cand[1];
+        if ((int)o.at > at_most) at_most = (int)o.at;
+    }
+    CHECK(worse == 0, "%d of 50 runs committed a candidate 1.5x slower than the fastest", worse);
+    CHECK(at_most < 600, "committed within 600 calls (latest: %d)", at_most);
 }
 
 /* A candidate 20x slower than the default is dropped after its probe pair, at once, unless the
@@ -207,7 +239,7 @@ static void never_commits(void) {
             start(&s);
             run(&cell, &s, 20000, &o);
             commits += o.winner >= 0;
-            over += o.max_over > 1.6 || o.end_over > 1.0;
+            over += o.max_over > 3.5 || o.end_over > 1.0;
             if (o.max_over > worst) worst = o.max_over;
             if (o.end_over > worst) worst = o.end_over;
         }
@@ -216,10 +248,13 @@ static void never_commits(void) {
         int allowed = cases[i].ratio == 1.0 ? (int)(MG_ONLINE_ALPHA * 200) : 0;
         CHECK(commits <= allowed, "%s: %d of 200 cells committed (at most %d)", cases[i].what,
               commits, allowed);
-        /* a window is planned with an upper estimate of its cost, so it may overshoot a little;
-         * the cell then pauses until its share covers it again */
+        /* a window is planned with an upper estimate of its cost, so it may overshoot a little,
+         * and a probe is planned as a candidate MG_ONLINE_PROBE (3) times slower, so a slower
+         * one (this spread takes the 3x candidates' first pair to 7x) overruns once, early,
+         * when the allowance is a few defaults: up to 2.8x of it here; the cell then pauses
+         * until its share covers it again, and by the end it is within */
         CHECK(over == 0,
-              "%s: %d of 200 cells over 1.6x the budget after a window, or over it at the end "
+              "%s: %d of 200 cells over 3.5x the budget after a window, or over it at the end "
               "(worst %.3g of it)",
               cases[i].what, over, worst);
     }
@@ -233,8 +268,9 @@ static void budget_pause(void) {
     start(&s);
     outcome o;
     run(&cell, &s, 16, &o);
-    /* a probe projects (10 - 1) defaults: 0.01 * calls >= 9 + 2 from about call 1100 */
-    CHECK(cell.pauses == 1 && cell.start > 800 && cell.start < 1200,
+    /* a probe projects (3 - 1) defaults: 0.01 * calls >= 2 + the agreement from about call 230
+     * (it waited for 10 - 1 defaults, until about call 1100, before) */
+    CHECK(cell.pauses == 1 && cell.start > 150 && cell.start < 300,
           "paused until call %llu (%d pauses)", (unsigned long long)cell.start, cell.pauses);
     run(&cell, &s, 5000, &o);
     CHECK(cell.cand[0].calls > 0, "probed after the pause");
@@ -242,7 +278,21 @@ static void budget_pause(void) {
           o.end_over);
 }
 
-/* A probe far slower than projected (100x the default where the projection allows 10x) overruns
+/* The run's share just spent by other cells (1.05 % of 1 %): the cell cannot race, and its
+ * checks (each a timed default call and an agreement) come ever more rarely, about log1.5 of its
+ * calls in all (13 here; 29 in 20,000 calls, one per 5 % more calls, when each check waited only
+ * for what the run's share would cover by then). */
+static void run_spent(void) {
+    sim s = {.def = 1e-5, .spread = 0.1, .ncand = 2, .share = 0.01, .others = 0.0105};
+    s.cand[0] = s.cand[1] = 5e-6;
+    start(&s);
+    outcome o;
+    run(&cell, &s, 20000, &o);
+    CHECK(cell.cand[0].calls == 0 && cell.cand[1].calls == 0, "raced with the run's share spent");
+    CHECK(cell.pauses <= 16, "%d pauses in 20,000 calls (at most 16)", cell.pauses);
+}
+
+/* A probe far slower than projected (100x the default where a probe is planned at 3x) overruns
  * the allowance its window was planned within: `over` says by how much, the cost stays within
  * the allowance plus it, and the cell pauses until its share covers the cost and the next probe
  * (now projected at the worst ratio seen). */
@@ -266,15 +316,16 @@ static void overrun(void) {
     run(&cell, &s, 150000, &o);
     CHECK(cell.cand[1].calls > 0,
           "probed once it does (start %llu, calls %llu, cost %.3g, worst %.3g)",
-          (unsigned long long)cell.start, (unsigned long long)cell.calls, cell.cost, cell.worst);
+          (unsigned long long)cell.start, (unsigned long long)cell.calls, cell.cost, cell.probe);
     CHECK(cell.cost <= mg_online_allowance(&cell, s.share), "within the allowance again");
-    /* a disturbed pair is the scheduler's: charged no gain and at most (MG_ONLINE_SLOW - 1)
-     * defaults while no undisturbed pair showed worse, however long it took */
+    /* a disturbed pair is the scheduler's: charged no gain and at most what a probe is planned
+     * to cost (MG_ONLINE_PROBE - 1 defaults) while no undisturbed pair showed worse, however
+     * long it took */
     sim q = {.def = 1e-5, .spread = 0.0, .ncand = 1, .share = 1.0, .bad = 1.0};
     q.cand[0] = 0.1;
     start(&q);
     run(&cell, &q, 40, &o);
-    CHECK(cell.cand[0].calls >= 1 && cell.cand[0].cost <= cell.cand[0].calls * 9e-5 * 1.0001,
+    CHECK(cell.cand[0].calls >= 1 && cell.cand[0].cost <= cell.cand[0].calls * 2e-5 * 1.0001,
           "disturbed pairs charged %.3g s for %llu calls", cell.cand[0].cost,
           (unsigned long long)cell.cand[0].calls);
 }
@@ -293,7 +344,29 @@ static void busy_machine(void) {
         run(&cell, &s, 40000, &o);
         commits += o.winner == 0;
     }
-    CHECK(commits >= 14, "committed in %d of 20 cells", commits);
+    /* about 2 in 3 (133 of 200 simulated cells) */
+    CHECK(commits >= 12, "committed in %d of 20 cells", commits);
+}
+
+/* The slowed default and 10 candidates on a busy machine: 15 % of the timed calls descheduled
+ * for 3 ms (15 defaults). A descheduled pair of a candidate whose undisturbed pairs show it 20x
+ * faster is charged what those say (nothing), one of a candidate without such a pair what its
+ * probe was planned to cost (2 defaults), so the race goes on and commits within 1,000 calls in
+ * nearly every cell (0 of 200 late in a longer simulation; 1 of these 20); charged 9 defaults
+ * each, they paused it: 7-11 of 20 cells, 123 of 200, were late. */
+static void busy_fast(void) {
+    sim s = slowed_ten();
+    s.bad = 0.15, s.stall = 3e-3;
+    int late = 0, at_most = 0;
+    for (int r = 0; r < 20; r++) {
+        outcome o;
+        start(&s);
+        run(&cell, &s, 3000, &o);
+        late += o.winner < 0 || o.at > 1000;
+        if (o.winner >= 0 && (int)o.at > at_most) at_most = (int)o.at;
+    }
+    CHECK(late <= 2, "%d of 20 cells had not committed after 1,000 calls (latest commit %d)", late,
+          at_most);
 }
 
 /* A candidate that declines every call is dropped after MG_ONLINE_DECLINES; the others race on;
@@ -328,11 +401,14 @@ static void rotation(void) {
 int main(void) {
     schedule();
     slow_default();
+    slow_default_many();
     very_slow();
     never_commits();
     budget_pause();
+    run_spent();
     overrun();
     busy_machine();
+    busy_fast();
     declines();
     rotation();
     return DONE();
