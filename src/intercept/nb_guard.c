@@ -82,12 +82,14 @@ int mg_nbguard_start(void) {
     return started ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
-/* As guard.c's: the slot of (coll, msize), taken in the order of the communicator's starts. */
+/* As guard.c's: the slot of (coll, msize, alg), taken in the order of the communicator's starts
+ * (calls of one size may take other profiles, of other datatypes and ops, with other
+ * algorithms: each is judged on its own samples). */
 static nslot *slot_of(ncomm *g, int coll, int alg, int64_t msize) {
     uint64_t key = ((uint64_t)msize << 5 | (uint64_t)coll) + 1;
     for (uint32_t h = mg_hslot(key, 4), i = 0; i < SLOTS; i++, h = (h + 1) & (SLOTS - 1)) {
         nslot *s = &g->slot[h];
-        if (s->key == key) return s;
+        if (s->key == key && s->alg == alg) return s;
         if (s->key) continue;
         if (g->nslots == SLOTS / 2) return NULL;
         memset(s, 0, sizeof *s);
