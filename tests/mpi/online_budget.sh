@@ -7,6 +7,8 @@
 # covers that), as does the run's (run_cost_s within share x run_s); the cells raced at all.
 # TOLERANCE_S (seconds, default 0) is added to each budget: under tests/mpi/under_load.sh one
 # descheduled candidate call can cost more than any probe could be projected to.
+# The report prints 4 significant digits, so each comparison allows the printing's rounding
+# (0.1 %): a cost equal to its budget plus overrun once read 0.001492 against 0.0002657 + 0.001226.
 #   usage: online_budget.sh MPIEXEC NP LIBMPIGUIDE_TESTALGS GUARD_APP CALLS BUDGET
 set -u
 mpiexec=$1 np=$2 lib=$3 app=$4 calls=$5 budget=$6
@@ -18,18 +20,18 @@ rc=$?
 echo "$out" | grep -v '^#@pgmpi'
 [ $rc -eq 0 ] || { echo "FAIL: the run exited with $rc"; exit 1; }
 grep -q "guard_app: [0-9]* passed, 0 failed" <<<"$out" || { echo "FAIL: wrong results"; exit 1; }
-awk -v tol="$tol" '
+awk -v tol="$tol" -v rnd=1.001 '
     /^#@mpiguide online / {
         for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         if ($3 == "all") {
-            if (v["run_cost_s"] > v["share"] * v["run_s"] + tol) {
+            if (v["run_cost_s"] > v["share"] * v["run_s"] * rnd + tol) {
                 print "FAIL: the run spent " v["run_cost_s"] " s, over " v["share"] " of " v["run_s"] " s"
                 bad = 1
             }
             next
         }
         if (v["state"] == "committed") { print "FAIL: committed: " $0; bad = 1 }
-        if (v["cost_s"] > v["budget_s"] + v["over_s"] + tol) { print "FAIL: over its budget: " $0; bad = 1 }
+        if (v["cost_s"] > (v["budget_s"] + v["over_s"]) * rnd + tol) { print "FAIL: over its budget: " $0; bad = 1 }
         raced += v["candidate_calls"] > 0
         cells++
     }
