@@ -71,10 +71,13 @@ endforeach()
 # kept (confirmed, or undecided with disturbed windows). Without the guard neither has a line.
 add_executable(nb_guard_app mpi/nb_guard_app.c)
 target_link_libraries(nb_guard_app PRIVATE MPI::MPI_C)
+# (NBG2_GOOD: the other algorithm of ic.nb_guard_two_types below)
 if(MPIGUIDE_MPI STREQUAL "openmpi")
   set(NBG_ALG iallreduce_lib_ring)
+  set(NBG2_GOOD iallreduce_lib_binomial)
 else()
   set(NBG_ALG iallreduce_lib_sched_recursive_doubling)
+  set(NBG2_GOOD iallreduce_lib_sched_naive)
 endif()
 set(NBG ${IC}/nbguard)
 file(WRITE ${NBG}/iallreduce_p2.prf
@@ -112,11 +115,6 @@ ic_test(nb_guard_good_entry NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_DEFAULT=MPI_I
 # "slower" is allowed by the guard's rule, guard_rule.c). One slot per size (before a86d5cc)
 # gives one line of 1,200 calls judged on the samples of both (seen: undecided after call 252,
 # the good entry's calls running the default with the slow one's).
-if(MPIGUIDE_MPI STREQUAL "openmpi")
-  set(NBG2_GOOD iallreduce_lib_binomial)
-else()
-  set(NBG2_GOOD iallreduce_lib_sched_naive)
-endif()
 set(NBG2 ${IC}/nbguard_two)
 file(WRITE ${NBG2}/MPI_Iallreduce_p2_MPI_DOUBLE_MPI_SUM.prf
   "#@datatype=MPI_DOUBLE\n#@operation=MPI_SUM\nMPI_Iallreduce\n2\n1\n1 ${NBG_ALG}\n1\n0 9223372036854775807 1\n")
