@@ -187,6 +187,8 @@ static const char usage_text[] =
     "known; mock-up defects: X; unexplained mismatches: Y; errors: Z`. A wrong default where a\n"
     "mock-up is right is a library defect (known ones, listed in docs/defects.md, are counted,\n"
     "shown with --verbose); a wrong mock-up where the default is right a mock-up defect.\n"
+    "Nonblocking collectives (MPI_Iallreduce, ...) only when named: each is drawn the cases of\n"
+    "its blocking collective, started on them and completed by MPI_Wait.\n"
     "  --seed S        seed of the draw (default 1)\n"
     "  --case K        run only case K: the same call for the same seed, K and P (every finding\n"
     "                  prints this rerun command)\n"
