@@ -9,6 +9,8 @@
 #
 # Usage: bench/fuzz_collectives.sh [MPI...]          (default: openmpi mpich; build/MPI trees)
 # Environment: N (calls per MPI and p, default 100000), SEED (default 1), NPS (default "2 3 4"),
+# COLLS (collectives to draw, e.g. "MPI_Iallreduce MPI_Ibcast"; default: every blocking one, as
+# `selftest --random` draws nonblocking collectives only when named),
 # OUT (default out/fuzz: outputs and reproducers), TIMEOUT (seconds per launch, default 36000),
 # YIELD (default 1: MPICH launches with more ranks than cores preload bench/ucx_yield.c, so that
 # a polling rank yields its core; 0 runs MPICH unmodified, ~100 ms per call at p = 3 on 2 cores).
@@ -21,7 +23,11 @@ n=${N:-100000}
 seed=${SEED:-1}
 nps=(${NPS:-2 3 4})
 out=${OUT:-out/fuzz}
-ncoll=12 # collectives with random cases (src/selftest/rcase.c, mg_rcase_supported)
+colls=(${COLLS:-})
+ncoll=${#colls[@]}
+# without COLLS: the blocking collectives with random cases (src/selftest/rcase.c,
+# mg_rcase_supported)
+[ "$ncoll" -gt 0 ] || ncoll=16
 per=$(((n + ncoll - 1) / ncoll))
 cores=$(nproc)
 yield_so=""
@@ -51,7 +57,7 @@ for mpi in "${mpis[@]}"; do
     fi
     start=$(date +%s)
     timeout "${TIMEOUT:-36000}" "mpirun.$mpi" -n "$p" "${preload[@]}" "$bin" selftest --random "$per" \
-      --seed "$seed" --repro "$out/repro-$mpi-p$p" >"$log" 2>&1
+      --seed "$seed" --repro "$out/repro-$mpi-p$p" "${colls[@]}" >"$log" 2>&1
     rc=$?
     echo "p=$p: exit $rc, $(($(date +%s) - start)) s; $(grep '^library defects:' "$log")"
     [ $rc -eq 0 ] || status=1

@@ -4,6 +4,7 @@
  * the full argument matrix lives in the test suite. With --random, the random differential
  * test of src/selftest/ (run.h). */
 #include "bench/launcher.h"
+#include "catalog/catalog.h"
 #include "cli.h"
 #include "defects/defects.h"
 #include "selftest/random_mpi.h"
@@ -26,7 +27,8 @@ static const int self_counts[] = {0, 1, 7, 1000};
 #define NCOUNTS (int)(sizeof self_counts / sizeof self_counts[0])
 
 /* Fills args for collective `coll` with per-rank block c, root `root`; returns 0 when the
- * collective has a plain MPI_INT form here. */
+ * collective has a plain MPI_INT form here. A nonblocking collective takes the arguments of the
+ * blocking one it starts. */
 static int setup(int coll, int c, int root, int p, int rank, selfcase *k, mpiguide_args *a) {
     size_t pc = (size_t)p * (size_t)c;
     *a = (mpiguide_args){0};
@@ -41,7 +43,7 @@ static int setup(int coll, int c, int root, int p, int rank, selfcase *k, mpigui
         k->displs[i] = i == 0 ? 0 : k->displs[i - 1] + k->counts[i - 1] + 1;
     }
     size_t vtotal = (size_t)k->displs[p - 1] + (size_t)k->counts[p - 1];
-    switch (coll) {
+    switch (mg_coll_blocking(coll)) {
     case MPIGUIDE_COLL_ALLGATHER:
     case MPIGUIDE_COLL_GATHER:
         k->out_n = pc;
@@ -128,7 +130,9 @@ static const mg_defect *known_hit(int coll, int c, int root, int p, const selfca
     return mg_defect_find(&known, known_on, &f, NULL);
 }
 
-/* Runs algorithm `alg` and the default on the same inputs; 1 when the results match. */
+/* Runs algorithm `alg` and the default on the same inputs; 1 when the results match. A
+ * nonblocking start (the default's or the algorithm's) is completed by MPI_Wait before the
+ * results are read. */
 static int run_case(int alg, const mpiguide_args *a, const selfcase *k, int rank, int *ran,
                     int *err) {
     size_t out_bytes = (k->out_n + 1) * sizeof(int);
@@ -144,10 +148,13 @@ static int run_case(int alg, const mpiguide_args *a, const selfcase *k, int rank
         for (size_t i = 0; i < k->out_n; i++) outs[v][i] = -1;
         b.sendbuf = in;
         b.recvbuf = outs[v];
-        if (coll == MPIGUIDE_COLL_BCAST) {
+        if (mg_coll_blocking(coll) == MPIGUIDE_COLL_BCAST) {
             for (size_t i = 0; i < k->out_n; i++) outs[v][i] = rank == a->root ? (int)i * 3 : -1;
         }
+        MPI_Request q = MPI_REQUEST_NULL;
+        b.request = &q;
         rc = mpiguide_run(algs[v], &b, &outcome, NULL);
+        if (rc == MPI_SUCCESS && q != MPI_REQUEST_NULL) rc = MPI_Wait(&q, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) *err = rc;
     }
     *ran = outcome == MPIGUIDE_RAN_MOCKUP;
@@ -180,6 +187,8 @@ static const char usage_text[] =
     "known; mock-up defects: X; unexplained mismatches: Y; errors: Z`. A wrong default where a\n"
     "mock-up is right is a library defect (known ones, listed in docs/defects.md, are counted,\n"
     "shown with --verbose); a wrong mock-up where the default is right a mock-up defect.\n"
+    "Nonblocking collectives (MPI_Iallreduce, ...) only when named: each is drawn the cases of\n"
+    "its blocking collective, started on them and completed by MPI_Wait.\n"
     "  --seed S        seed of the draw (default 1)\n"
     "  --case K        run only case K: the same call for the same seed, K and P (every finding\n"
     "                  prints this rerun command)\n"

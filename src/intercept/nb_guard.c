@@ -23,13 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS 16  /* guarded (collective, size) per communicator; more run unguarded */
-#define NTOK  256 /* sampled starts awaiting completion (2 per pair, MG_GUARD_WINDOW pairs) */
-#define W     MG_GUARD_WINDOW
+#define SLOTS 16 /* table of (collective, size, algorithm) per communicator, at most half in use   \
+                  */
+#define NTOK 256 /* sampled starts awaiting completion (2 per pair, MG_GUARD_WINDOW pairs) */
+#define W    MG_GUARD_WINDOW
 _Static_assert((SLOTS & (SLOTS - 1)) == 0, "SLOTS is a power of two");
 
 typedef struct nslot {
-    uint64_t key; /* ((msize << 5) | coll) + 1; 0 = free */
+    uint64_t key; /* ((msize << 5) | coll) + 1; 0 = free (alg tells the entries of one key apart) */
     int coll, alg, p;
     int64_t msize;
     mg_guard_entry e;

@@ -33,6 +33,8 @@
 /* no datatype of mixed basic types once a message of floor(p/2) blocks (Bruck's largest) holds
  * more than 8160 bytes: MPICH's receive of packed bytes into such a type fails */
 #define MG_LR_UNMIXED 8192u
+/* wrong results on calls that no value shared by the ranks tells apart: never runs */
+#define MG_LR_NEVER 16384u
 
 /* The shared values of a call a restriction may look at (the same on every rank). */
 typedef struct mg_libalg_call {

@@ -85,14 +85,20 @@ static const struct {
     /* Open MPI libnbc (nonblocking): its own selection sends only commutative ops to these
      * orders of combination, and a chain broadcast cuts segments in elements of each rank's own
      * datatype (coll_libnbc_ibcast_skip_dt_decision's warning); that needs the agreement of
-     * MG_LR_SAME_TYPE, which a nonblocking start cannot make, so it always declines. */
-    {"openmpi", "iallreduce", "ring", MG_LR_COMMUTE, "commutative ops only"},
+     * MG_LR_SAME_TYPE, which a nonblocking start cannot make, so it always declines. The ring
+     * Iallreduce (with MPI_IN_PLACE) and the chain and Rabenseifner Ireduce (with MPI_IN_PLACE
+     * at the root; chain at 3 processes without) overrun the heap on a datatype whose true lower
+     * bound is not 0, as the blocking ring does (found by the correctness matrix, 4.1.4). */
+    {"openmpi", "iallreduce", "ring", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with true lower bound 0 only (crash otherwise)"},
     {"openmpi", "iallreduce", "binomial", MG_LR_COMMUTE, "commutative ops only"},
     {"openmpi", "iallreduce", "rabenseifner", MG_LR_COMMUTE, "commutative ops only"},
     {"openmpi", "iallreduce", "recursive_doubling", MG_LR_COMMUTE, "commutative ops only"},
-    {"openmpi", "ireduce", "chain", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "ireduce", "chain", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with true lower bound 0 only (crash otherwise)"},
     {"openmpi", "ireduce", "binomial", MG_LR_COMMUTE, "commutative ops only"},
-    {"openmpi", "ireduce", "rabenseifner", MG_LR_COMMUTE, "commutative ops only"},
+    {"openmpi", "ireduce", "rabenseifner", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with true lower bound 0 only (crash otherwise)"},
     {"openmpi", "ibcast", "chain", MG_LR_SAME_TYPE,
      "the same count and type size on every rank, which a start cannot check: never runs"},
     /* MPICH 4.0 nonblocking: the conditions of the blocking algorithms of the same design
@@ -111,6 +117,10 @@ static const struct {
     {"mpich", "iallreduce", "tsp_recexch_reduce_scatter_recexch_allgatherv", MG_LR_COMMUTE,
      "commutative ops only"},
     {"mpich", "ibcast", "sched_smp", MG_LR_MULTINODE, "jobs on several nodes only"},
+    /* Found by `mpiguide selftest` (MPI_INT, counts 0, 1, 7, 1000) on MPICH 4.0.2: wrong results
+     * at p = 3 (right at 2 and 4). */
+    {"mpich", "ibcast", "tsp_scatterv_recexch_allgatherv", MG_LR_POF2,
+     "power-of-two sizes only (wrong results at p = 3)"},
     {"mpich", "ireduce", "sched_smp", MG_LR_MULTINODE | MG_LR_COMMUTE,
      "jobs on several nodes and commutative ops only"},
     {"mpich", "ireduce", "sched_reduce_scatter_gather",
@@ -128,6 +138,9 @@ static const struct {
     {"mpich", "igather", "tsp_tree", MG_LR_P_GT1, "p > 1 only (wrong result at p = 1)"},
     {"mpich", "iallgatherv", "sched_recursive_doubling", MG_LR_POF2,
      "power-of-two sizes only (abort otherwise)"},
+    /* wrong results on every `mpiguide selftest` case (counts c + i % 3 per rank, a gap of one
+     * element after each block) at p = 2, 3 and 4, MPICH 4.0.2 */
+    {"mpich", "iallgatherv", "tsp_brucks", MG_LR_NEVER, "wrong results: never runs"},
     {"mpich", "ialltoallv", "sched_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
     {"mpich", "ialltoallv", "tsp_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
     {"mpich", "ialltoallv", "tsp_scattered", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
@@ -172,6 +185,7 @@ static int64_t pof2_floor(int p) {
 unsigned mg_libalg_check(unsigned r, const mg_libalg_call *c) {
     if ((r & MG_LR_COMMUTE) && !c->commute) return MG_DECLINE_OP;
     if ((r & MG_LR_BUILTIN) && !c->predefined_op) return MG_DECLINE_OP;
+    if (r & MG_LR_NEVER) return MG_DECLINE_LIBRARY;
     if ((r & MG_LR_P2) && c->p != 2) return MG_DECLINE_LIBRARY;
     if ((r & MG_LR_P_GT1) && c->p < 2) return MG_DECLINE_LIBRARY;
     if ((r & MG_LR_POF2) && !is_pof2(c->p)) return MG_DECLINE_LIBRARY;
@@ -195,6 +209,7 @@ unsigned mg_libalg_decline_mask(unsigned r) {
         m |= MG_DECLINE_LIBRARY;
     if (r & (MG_LR_SAME_TYPE | MG_LR_TRUE_LB0 | MG_LR_DENSE | MG_LR_UNMIXED))
         m |= MG_DECLINE_DATATYPE;
-    if (r & (MG_LR_REGULAR | MG_LR_INPLACE | MG_LR_MULTINODE)) m |= MG_DECLINE_LIBRARY;
+    if (r & (MG_LR_REGULAR | MG_LR_INPLACE | MG_LR_MULTINODE | MG_LR_NEVER))
+        m |= MG_DECLINE_LIBRARY;
     return m;
 }

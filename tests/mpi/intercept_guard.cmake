@@ -71,10 +71,13 @@ endforeach()
 # kept (confirmed, or undecided with disturbed windows). Without the guard neither has a line.
 add_executable(nb_guard_app mpi/nb_guard_app.c)
 target_link_libraries(nb_guard_app PRIVATE MPI::MPI_C)
+# (NBG2_GOOD: the other algorithm of ic.nb_guard_two_types below)
 if(MPIGUIDE_MPI STREQUAL "openmpi")
   set(NBG_ALG iallreduce_lib_ring)
+  set(NBG2_GOOD iallreduce_lib_binomial)
 else()
   set(NBG_ALG iallreduce_lib_sched_recursive_doubling)
+  set(NBG2_GOOD iallreduce_lib_sched_naive)
 endif()
 set(NBG ${IC}/nbguard)
 file(WRITE ${NBG}/iallreduce_p2.prf
@@ -102,3 +105,30 @@ ic_test(nb_guard_good_entry NP 2 RUN ${NBG_RUN} MPIGUIDE_TEST_SLOW_DEFAULT=MPI_I
   EXPECT "nb_guard_app: 1200 passed, 0 failed"
     "${NBG_LINE}600 [^#]*(state=confirmed|disturbed=[1-9][0-9]* state=undecided undecided_after=[0-9]+) ranks_agree=yes"
   REJECT "state=off" "state=checking" "libmpiguide: guard: MPI_Iallreduce [^\n]*slower")
+# Two profiles of one size, MPI_Iallreduce of 1,024 B as 128 MPI_DOUBLE and as 256 MPI_INT
+# (nb_guard_app two-types, the calls alternating), choosing other library algorithms: the
+# doubles' one made 200 us slower (MPIGUIDE_TEST_SLOW_ALG), the ints' one faster than the default
+# made 100 us slower (MPIGUIDE_TEST_SLOW_DEFAULT_US). Each entry is guarded on its own samples
+# (nb_guard.c: a slot per collective, size and algorithm): two lines of 600 calls, the slow entry
+# switched off (or undecided), the good one kept (confirmed or still checking; on a loaded
+# machine, whose disturbed windows the report counts, also switched off or undecided: a false
+# "slower" is allowed by the guard's rule, guard_rule.c). One slot per size (before a86d5cc)
+# gives one line of 1,200 calls judged on the samples of both (seen: undecided after call 252,
+# the good entry's calls running the default with the slow one's).
+set(NBG2 ${IC}/nbguard_two)
+file(WRITE ${NBG2}/MPI_Iallreduce_p2_MPI_DOUBLE_MPI_SUM.prf
+  "#@datatype=MPI_DOUBLE\n#@operation=MPI_SUM\nMPI_Iallreduce\n2\n1\n1 ${NBG_ALG}\n1\n0 9223372036854775807 1\n")
+file(WRITE ${NBG2}/MPI_Iallreduce_p2_MPI_INT_MPI_SUM.prf
+  "#@datatype=MPI_INT\n#@operation=MPI_SUM\nMPI_Iallreduce\n2\n1\n1 ${NBG2_GOOD}\n1\n0 9223372036854775807 1\n")
+set(NBG2_LINE "#@mpiguide guard MPI_Iallreduce p=2 msize=1024 alg=")
+ic_test(nb_guard_two_types NP 2 RUN env LD_PRELOAD=$<TARGET_FILE:mpiguide_testalgs>
+    MPIGUIDE_REPORT=1 MPIGUIDE_PROFILES=${NBG2} MPIGUIDE_TEST_SLOW_ALG=${NBG_ALG}
+    MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Iallreduce MPIGUIDE_TEST_SLOW_DEFAULT_US=100
+    $<TARGET_FILE:nb_guard_app> 600 two-types
+  EXPECT "nb_guard_app: 1200 passed, 0 failed"
+    "mpiguide: warning: libmpiguide: guard: MPI_Iallreduce 1024 B on 2 ranks: ${NBG_ALG} (is slower than the default|undecided)"
+    "${NBG2_LINE}${NBG_ALG} calls=600 [^#]*state=(off off_after|undecided undecided_after)=[0-9]+ ranks_agree=yes"
+    "${NBG2_LINE}${NBG2_GOOD} calls=600 [^#]*(state=confirmed|state=checking|disturbed=[1-9][0-9]* state=(undecided undecided_after|off off_after)=[0-9]+) ranks_agree=yes"
+    "calls MPI_Iallreduce total=1200 [^#]* guard_default=[1-9]"
+  REJECT "ranks_agree=no" "alg=${NBG_ALG} [^#]*state=(confirmed|checking)"
+    "alg=${NBG2_GOOD} [^#]*disturbed=0 state=(off|undecided)")

@@ -14,6 +14,7 @@
  * candidates: with MPIGUIDE_ONLINE=rotate each call on a communicator runs the next candidate
  * that supports it, so every candidate meets every case it supports (online mode's check). */
 #include "matrix.h"
+#include "catalog/catalog.h"
 #include "mpitest.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -225,7 +226,8 @@ static result run_case(int alg, int k, const mx_case *c, MPI_Comm comms[MX_NCOMM
     memset(got, 0, sizeof got);
     memset(exp, 0, sizeof exp);
     why[0] = libnote[0] = 0;
-    if (mx_setup_case(coll, c, comm, &S)) {
+    /* a nonblocking collective takes the cases and arguments of the blocking one it starts */
+    if (mx_setup_case(mg_coll_blocking(coll), c, comm, &S)) {
         note(why, len, "the matrix has no argument setup for %s", mpiguide_collective_name(coll));
         r.fail = 1;
         mx_setup_free(&S);
@@ -284,8 +286,11 @@ static result run_case(int alg, int k, const mx_case *c, MPI_Comm comms[MX_NCOMM
      * DATATYPE decline) are found while running */
     int planned = -1, outcome = -1;
     unsigned pdeclined = 0, declined = 0;
+    MPI_Request q = MPI_REQUEST_NULL; /* a nonblocking algorithm's start, completed right here */
+    agot.request = &q;
     int prc = mpiguide_plan(alg, &agot, &planned, &pdeclined);
     int rc = mpiguide_run(alg, &agot, &outcome, &declined);
+    if (rc == MPI_SUCCESS && q != MPI_REQUEST_NULL) rc = PMPI_Wait(&q, MPI_STATUS_IGNORE);
     int at_run = mpiguide_algorithm_kind(alg) == MPIGUIDE_KIND_LIBRARY &&
                  planned == MPIGUIDE_RAN_MOCKUP &&
                  (outcome == MPIGUIDE_FALLBACK_LIBRARY ||
@@ -353,7 +358,8 @@ static void run_algorithm(int alg, stats *st) {
     snprintf(iname, sizeof iname, "intercepted:%s", mpiguide_collective_short(coll));
     const char *name = alg < 0 ? iname : mpiguide_algorithm_name(alg);
     mx_case cases[MX_MAXCASES];
-    int n = mx_cases(coll, cases, MX_MAXCASES);
+    int shape = mg_coll_blocking(coll); /* a nonblocking collective's cases are its blocking's */
+    int n = mx_cases(shape, cases, MX_MAXCASES);
     memset(st, 0, sizeof *st);
     if (n < 0) {
         mt_check(0, "%s: the pairwise generator could not cover the tables", name);
@@ -364,7 +370,7 @@ static void run_algorithm(int alg, stats *st) {
     if (opt.list) {
         if (mt_rank() == 0)
             for (int k = 0; k < n; k++) {
-                mx_describe(coll, &cases[k], desc, sizeof desc);
+                mx_describe(shape, &cases[k], desc, sizeof desc);
                 printf("%s case %d: %s\n", name, k, desc);
             }
         st->cases = n;
@@ -376,7 +382,7 @@ static void run_algorithm(int alg, stats *st) {
     int printed = 0, printed0 = 0, noted = 0, skipnoted = 0;
     for (int k = 0; k < n; k++) {
         if (opt.only_case >= 0 && k != opt.only_case) continue;
-        mx_describe(coll, &cases[k], desc, sizeof desc);
+        mx_describe(shape, &cases[k], desc, sizeof desc);
         if (opt.verbose && mt_rank() == 0) {
             printf("%s case %d: %s\n", name, k, desc);
             fflush(stdout);

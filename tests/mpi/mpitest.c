@@ -1,5 +1,6 @@
 /* Test harness for MPI tests (see mpitest.h). */
 #include "mpitest.h"
+#include "catalog/catalog.h"
 #include "runtime/mpi_family.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,52 +72,30 @@ void mt_count(int ok) {
         failed++;
 }
 
-int mt_reference(int coll, const mpiguide_args *a) {
-    void *rb = a->recvbuf;
+/* The collective through PMPI_ (pmpi) or MPI_, from the catalog's table; a nonblocking one is
+ * started on a request of its own and completed here, so that every caller compares finished
+ * results. */
+static int call(int coll, const mpiguide_args *args, int pmpi) {
+    MPI_Request q = MPI_REQUEST_NULL;
+    mpiguide_args b = *args, *a = &b;
+    b.request = &q;
+    int rc;
     switch (coll) {
-    case MPIGUIDE_COLL_ALLGATHER:
-        return PMPI_Allgather(a->sendbuf, a->sendcount, a->sendtype, rb, a->recvcount, a->recvtype,
-                              a->comm);
-    case MPIGUIDE_COLL_ALLGATHERV:
-        return PMPI_Allgatherv(a->sendbuf, a->sendcount, a->sendtype, rb, a->recvcounts, a->rdispls,
-                               a->recvtype, a->comm);
-    case MPIGUIDE_COLL_ALLREDUCE:
-        return PMPI_Allreduce(a->sendbuf, rb, a->recvcount, a->recvtype, a->op, a->comm);
-    case MPIGUIDE_COLL_ALLTOALL:
-        return PMPI_Alltoall(a->sendbuf, a->sendcount, a->sendtype, rb, a->recvcount, a->recvtype,
-                             a->comm);
-    case MPIGUIDE_COLL_ALLTOALLV:
-        return PMPI_Alltoallv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, rb, a->recvcounts,
-                              a->rdispls, a->recvtype, a->comm);
-    case MPIGUIDE_COLL_BARRIER:
-        return PMPI_Barrier(a->comm);
-    case MPIGUIDE_COLL_BCAST:
-        return PMPI_Bcast(rb, a->recvcount, a->recvtype, a->root, a->comm);
-    case MPIGUIDE_COLL_EXSCAN:
-        return PMPI_Exscan(a->sendbuf, rb, a->recvcount, a->recvtype, a->op, a->comm);
-    case MPIGUIDE_COLL_GATHER:
-        return PMPI_Gather(a->sendbuf, a->sendcount, a->sendtype, rb, a->recvcount, a->recvtype,
-                           a->root, a->comm);
-    case MPIGUIDE_COLL_GATHERV:
-        return PMPI_Gatherv(a->sendbuf, a->sendcount, a->sendtype, rb, a->recvcounts, a->rdispls,
-                            a->recvtype, a->root, a->comm);
-    case MPIGUIDE_COLL_REDUCE:
-        return PMPI_Reduce(a->sendbuf, rb, a->recvcount, a->recvtype, a->op, a->root, a->comm);
-    case MPIGUIDE_COLL_REDUCE_SCATTER:
-        return PMPI_Reduce_scatter(a->sendbuf, rb, a->recvcounts, a->recvtype, a->op, a->comm);
-    case MPIGUIDE_COLL_REDUCE_SCATTER_BLOCK:
-        return PMPI_Reduce_scatter_block(a->sendbuf, rb, a->recvcount, a->recvtype, a->op, a->comm);
-    case MPIGUIDE_COLL_SCAN:
-        return PMPI_Scan(a->sendbuf, rb, a->recvcount, a->recvtype, a->op, a->comm);
-    case MPIGUIDE_COLL_SCATTER:
-        return PMPI_Scatter(a->sendbuf, a->sendcount, a->sendtype, rb, a->recvcount, a->recvtype,
-                            a->root, a->comm);
-    case MPIGUIDE_COLL_SCATTERV:
-        return PMPI_Scatterv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, rb, a->recvcount,
-                             a->recvtype, a->root, a->comm);
+#define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
+    case MPIGUIDE_COLL_##ID:                                                                       \
+        rc = pmpi ? PMPI_##Name D : MPI_##Name D;                                                  \
+        break;
+#include "catalog/collectives.def"
+#undef MG_COLL
     default:
         return MPI_ERR_ARG;
     }
+    if (!mg_coll_is_nb(coll) || rc != MPI_SUCCESS) return rc;
+    return PMPI_Wait(&q, MPI_STATUS_IGNORE);
+}
+
+int mt_reference(int coll, const mpiguide_args *a) {
+    return call(coll, a, 1);
 }
 
 int mt_finish(void) {
@@ -128,13 +107,5 @@ int mt_finish(void) {
 }
 
 int mt_intercepted(int coll, const mpiguide_args *a) {
-    switch (coll) {
-#define MG_COLL(ID, Name, s, f, P, A, F, D)                                                        \
-    case MPIGUIDE_COLL_##ID:                                                                       \
-        return MPI_##Name D;
-#include "catalog/collectives.def"
-#undef MG_COLL
-    default:
-        return MPI_ERR_ARG;
-    }
+    return call(coll, a, 0);
 }

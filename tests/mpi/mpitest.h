@@ -19,10 +19,11 @@ int mt_rank(void);
 int mt_size(void);
 
 /* The library's own collective (PMPI_, no mpiguide code) on the arguments of an mpiguide call:
- * the reference the mock-ups are compared with. */
+ * the reference the mock-ups are compared with. Both calls below complete a nonblocking
+ * collective (on a request of their own) before they return. */
 int mt_reference(int coll, const mpiguide_args *a);
 /* The public MPI_* call of the collective (libmpiguide intercepts it, in whatever mode the
- * environment sets). */
+ * environment sets; MPI_Wait completes a nonblocking one). */
 int mt_intercepted(int coll, const mpiguide_args *a);
 
 #endif

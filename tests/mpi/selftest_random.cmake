@@ -38,6 +38,27 @@ string(REPLACE "--time-limit;150" "--time-limit;60" MG_RANDOM_LOAD_ARGS "${MG_RA
 ic_test(selftest_random_p3 LOAD NP 3 RUN ${MG_RANDOM_PRELOAD} ${MG_TOOL} ${MG_RANDOM_LOAD_ARGS}
   EXPECT ${MG_RANDOM_EXPECT} REJECT "MOCK-UP DEFECT" "MISMATCH" "LIBRARY DEFECT \\(new")
 
+# The nonblocking collectives' library algorithms (named: --random draws them only then), each
+# start on the cases of its blocking collective completed by MPI_Wait, at p = 2: those of the
+# collectives the correctness matrix passes on this MPI (tests/mpi/matrix.cmake says which
+# crash), 200 calls each.
+if(MPIGUIDE_MPI STREQUAL "openmpi")
+  set(MG_RANDOM_NB MPI_Iallgather MPI_Iallreduce MPI_Ibcast MPI_Ireduce MPI_Iexscan MPI_Iscan)
+else()
+  # (not MPI_Ialltoallv: tsp_scattered and tsp_blocked give wrong results on the interleaved
+  # datatype, seed 2026 case 49 at p = 2, left for a restriction row)
+  set(MG_RANDOM_NB MPI_Ibarrier MPI_Ibcast MPI_Ireduce MPI_Iexscan MPI_Igatherv MPI_Iscatterv)
+endif()
+set(expect)
+foreach(c ${MG_RANDOM_NB})
+  list(APPEND expect "\n${c} +[a-z_]+_lib_[a-z_]+ +[1-9][0-9]* +[1-9][0-9]* ")
+endforeach()
+ic_test(selftest_random_nb_p2 NP 2 RUN ${MG_TOOL} selftest --random 200 --seed 2026
+  --time-limit 60 ${MG_RANDOM_NB}
+  EXPECT ${expect} "ran [1-9][0-9]* of 200 cases per collective"
+    "library defects: 0 new, [0-9]+ known; mock-up defects: 0; unexplained mismatches: 0; errors: 0"
+  REJECT "MOCK-UP DEFECT" "MISMATCH" "LIBRARY DEFECT \\(new" "\nMPI_(Allreduce|Bcast) ")
+
 # online mode's check: every case through the public call as well, each call of a collective on a
 # communicator the next candidate in turn (MPIGUIDE_ONLINE=rotate)
 ic_test(selftest_random_online_p3 NP 3 RUN env MPIGUIDE_ONLINE=rotate ${MG_RANDOM_PRELOAD} ${MG_TOOL}

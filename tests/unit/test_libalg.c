@@ -88,6 +88,7 @@ static void restrictions(void) {
         {MG_LR_MULTINODE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
         {MG_LR_MULTINODE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 1, 0, 0}, 0},
         {MG_LR_SAME_TYPE, {4, 4, 1, 1, 0, 4, 0, 4, 1, 0, 0, 0}, 0}, /* checked at the call */
+        {MG_LR_NEVER, {2, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0}, MG_DECLINE_LIBRARY},
         /* ..., mixed, bytes: Bruck's messages hold floor(p/2) blocks */
         {MG_LR_UNMIXED, {2, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 8160}, 0},
         {MG_LR_UNMIXED, {2, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 8161}, MG_DECLINE_DATATYPE},
