@@ -58,10 +58,8 @@ ppn=${PPN:-16}
 platform=${PLATFORM:-$src/examples/platforms/fattree-64x16.xml}
 case $platform in /*) ;; *) platform=$src/$platform ;; esac
 selector=${SELECTOR:-ompi}
-calls=${CALLS:-MPI_Allreduce,MPI_Bcast}
-algs=${ALGS:-default,allreduce_as_reduce_bcast,bcast_as_scatter_allgather}
-sizes=${SIZES:-8,1024}
-nrep=${NREP:-10}
+# shellcheck source=bench/scale_bench.sh
+. "$src/bench/scale_bench.sh"
 rcalls=${RECORD_CALLS:-5}
 bin=$build/bin/mpiguide
 lib=$build/lib/libmpiguide-smpi.a
@@ -112,9 +110,8 @@ for p in $ps; do
   timed="$launch --cfg=smpi/display-timing:yes --log=smpi_utils.thres:info"
   echo "# p=$p: bench" >&2
   # shellcheck disable=SC2086
-  /usr/bin/time -f '%U %S %M' -o "$dir/bench.time" nice timeout 3600 $timed "$bin" bench \
-    --calls-list="$calls" --algs="$algs" --msizes-list="$sizes" --nrep="$nrep" --proc-sync=window \
-    --fitpoints=2 --exchanges=2 --quiet --output-file="$dir/raw/launch-1/bench.dat" \
+  /usr/bin/time -f '%U %S %M' -o "$dir/bench.time" nice timeout 3600 $timed "$bin" "${scale_bench_args[@]}" \
+    --output-file="$dir/raw/launch-1/bench.dat" \
     >"$dir/bench.log" 2>&1 || { tail -20 "$dir/bench.log" >&2; echo "scale.sh: bench at p=$p failed" >&2; exit 1; }
   echo "# p=$p: baseline (the measured collectives without the harness)" >&2
   # shellcheck disable=SC2086
