@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Sourced by bench/scale.sh and bench/own_code.sh: the one `mpiguide bench` launch both measure
 # as the job grows, so that the two scripts time the same work. Sets scale_bench_args from the
 # environment (CALLS, ALGS, SIZES, NREP; defaults: docs/at-scale.md) and nrep.
