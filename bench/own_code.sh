@@ -15,7 +15,7 @@
 #
 # Usage: bench/own_code.sh [OUTDIR]   (default out/own_code)
 # Environment: BUILD (build/smpi), PS ("16 64 256": under callgrind a 256-rank launch takes
-# about 10 minutes of CPU), PPN (16), PLATFORM (examples/platforms/fattree-64x16.xml), SELECTOR
+# about 15 minutes on a loaded 2-core machine), PPN (16), PLATFORM (examples/platforms/fattree-64x16.xml), SELECTOR
 # (ompi), TOP (functions listed, 12), and bench/scale_bench.sh's CALLS, ALGS, SIZES, NREP.
 set -euo pipefail
 cd "$(dirname "$0")/.."
