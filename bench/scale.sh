@@ -75,10 +75,12 @@ smpicc -O2 "$src/bench/record_merge.c" -o "$app" -Wl,--whole-archive "$lib" -Wl,
 base=$out/collectives_baseline
 smpicc -O2 -I"$src/include" "$src/bench/collectives_baseline.c" -o "$base" -Wl,--whole-archive "$lib" \
   -Wl,--no-whole-archive >"$out/baseline.build.log" 2>&1 || { cat "$out/baseline.build.log" >&2; exit 1; }
+# awk reads to the end: leaving early would stop readelf with SIGPIPE, which pipefail makes fatal
 wire=${WIRE_BYTES:-$(readelf --debug-dump=info "$app" 2>/dev/null | awk '
     /DW_TAG_structure_type/ { s = 1; n = ""; next }
     s && /DW_AT_name/ { n = $NF }
-    s && /DW_AT_byte_size/ { if (n == "wire") { print $NF; exit } s = 0 }')}
+    s && /DW_AT_byte_size/ { if (n == "wire" && w == "") w = $NF; s = 0 }
+    END { if (w != "") print w }')}
 [ -n "$wire" ] || { echo "scale.sh: the size of a record slot is unknown (no debug information; set WIRE_BYTES)" >&2; exit 1; }
 # calls per measurement under --proc-sync=window without --window (src/bench/measurement.c,
 # observe.c): the probe, the three calls that size the window, the observations
