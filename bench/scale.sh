@@ -58,10 +58,8 @@ ppn=${PPN:-16}
 platform=${PLATFORM:-$src/examples/platforms/fattree-64x16.xml}
 case $platform in /*) ;; *) platform=$src/$platform ;; esac
 selector=${SELECTOR:-ompi}
-calls=${CALLS:-MPI_Allreduce,MPI_Bcast}
-algs=${ALGS:-default,allreduce_as_reduce_bcast,bcast_as_scatter_allgather}
-sizes=${SIZES:-8,1024}
-nrep=${NREP:-10}
+# shellcheck source=bench/scale_bench.sh
+. "$src/bench/scale_bench.sh"
 rcalls=${RECORD_CALLS:-5}
 bin=$build/bin/mpiguide
 lib=$build/lib/libmpiguide-smpi.a
@@ -77,10 +75,12 @@ smpicc -O2 "$src/bench/record_merge.c" -o "$app" -Wl,--whole-archive "$lib" -Wl,
 base=$out/collectives_baseline
 smpicc -O2 -I"$src/include" "$src/bench/collectives_baseline.c" -o "$base" -Wl,--whole-archive "$lib" \
   -Wl,--no-whole-archive >"$out/baseline.build.log" 2>&1 || { cat "$out/baseline.build.log" >&2; exit 1; }
+# awk reads to the end: leaving early would stop readelf with SIGPIPE, which pipefail makes fatal
 wire=${WIRE_BYTES:-$(readelf --debug-dump=info "$app" 2>/dev/null | awk '
     /DW_TAG_structure_type/ { s = 1; n = ""; next }
     s && /DW_AT_name/ { n = $NF }
-    s && /DW_AT_byte_size/ { if (n == "wire") { print $NF; exit } s = 0 }')}
+    s && /DW_AT_byte_size/ { if (n == "wire" && w == "") w = $NF; s = 0 }
+    END { if (w != "") print w }')}
 [ -n "$wire" ] || { echo "scale.sh: the size of a record slot is unknown (no debug information; set WIRE_BYTES)" >&2; exit 1; }
 # calls per measurement under --proc-sync=window without --window (src/bench/measurement.c,
 # observe.c): the probe, the three calls that size the window, the observations
@@ -112,9 +112,8 @@ for p in $ps; do
   timed="$launch --cfg=smpi/display-timing:yes --log=smpi_utils.thres:info"
   echo "# p=$p: bench" >&2
   # shellcheck disable=SC2086
-  /usr/bin/time -f '%U %S %M' -o "$dir/bench.time" nice timeout 3600 $timed "$bin" bench \
-    --calls-list="$calls" --algs="$algs" --msizes-list="$sizes" --nrep="$nrep" --proc-sync=window \
-    --fitpoints=2 --exchanges=2 --quiet --output-file="$dir/raw/launch-1/bench.dat" \
+  /usr/bin/time -f '%U %S %M' -o "$dir/bench.time" nice timeout 3600 $timed "$bin" "${scale_bench_args[@]}" \
+    --output-file="$dir/raw/launch-1/bench.dat" \
     >"$dir/bench.log" 2>&1 || { tail -20 "$dir/bench.log" >&2; echo "scale.sh: bench at p=$p failed" >&2; exit 1; }
   echo "# p=$p: baseline (the measured collectives without the harness)" >&2
   # shellcheck disable=SC2086
