@@ -155,8 +155,13 @@ typedef struct mg_online_cell {
     double probe; /* what a probe is planned to take, in defaults: the largest candidate /
                      default of an undisturbed pair, or MG_ONLINE_PROBE */
     double alpha; /* the level a commit's test must beat */
+    double allow; /* the allowance by call allow_at (the last decision): allowance_at */
+    uint64_t allow_at;
+    double agree_s; /* the last undisturbed agreement's time (0 before one): a disturbed one
+                       costs at most it */
     int ndk, dkat, rot;
     double dk[MG_ONLINE_DKEEP];
+    uint8_t dkx[MG_ONLINE_DKEEP];   /* dk[i] was disturbed (its pair, on some rank) */
     int16_t scand[MG_ONLINE_SLOTS]; /* slot i: candidate, -1: a lone default call */
     double wd[MG_ONLINE_SLOTS], wt[MG_ONLINE_SLOTS], wx[MG_ONLINE_SLOTS]; /* this rank's */
     mg_online_cand cand[MG_ONLINE_CANDS];
@@ -199,6 +204,7 @@ typedef struct mg_online_budget {
     double run_time; /* the shortest time any rank has run */
     double steps_s;  /* the cell's last agreement: the shortest time a rank spent in it (the
                         others also waited for the last to arrive, as they would elsewhere) */
+    int steps_x;     /* some rank was switched out of its core during that agreement */
 } mg_online_budget;
 
 typedef struct mg_online_verdict {
