@@ -219,10 +219,6 @@ static int leaders(const mg_online_cell *c, member *m, int nm) {
     return kept;
 }
 
-/* The next window: the alive candidates whose projected cost fits the budget, cheapest first;
- * when none fits, one timed default call at the first call the cell's share covers the
- * cheapest (and, when the run's cap binds, by when the run's time will, counting its time as
- * growing with the cell's calls). */
 /* The cell's allowance by its call k (not before c->allow_at): what it had by the last decision,
  * plus the share of the calls since, each at the default's time per call now. Summed stretch by
  * stretch, it never shrinks: computed as the share of all the calls at today's time per call, a
@@ -233,6 +229,10 @@ static double allowance_at(const mg_online_cell *c, double share, uint64_t k) {
     return c->allow + share * (double)(k > c->allow_at ? k - c->allow_at : 0) * dh;
 }
 
+/* The next window: the alive candidates whose projected cost fits the budget, cheapest first;
+ * when none fits, one timed default call at the first call the cell's share covers the
+ * cheapest (and, when the run's cap binds, by when the run's time will, counting its time as
+ * growing with the cell's calls). */
 static void plan(mg_online_cell *c, const mg_online_budget *b, double steps, mg_online_verdict *v) {
     double dh = c->dhat > 1e-9 ? c->dhat : 1e-9, share = b->share > 0 ? b->share : 1e-9;
     member m[MG_ONLINE_CANDS];
