@@ -1,6 +1,7 @@
 /* Private per-communicator state and duplicate (see comm_private.h). */
 #include "comm_private.h"
 #include "intercept.h"
+#include "runtime/mpi_family.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,10 +146,19 @@ int mg_private_allmax(const mg_private_kind *k, int n, void (*fill)(void *state,
     int i = 0;
     for (void *s = mg_private_next(k, NULL); s && !rc; s = mg_private_next(k, s), i++) {
         fill(s, buf + (size_t)i * (size_t)n);
-        posted[i] = mg_private_comm(s) != MPI_COMM_NULL && /* not yet duplicated: no reduction */
-                    PMPI_Iallreduce(MPI_IN_PLACE, buf + (size_t)i * (size_t)n, n, MPI_INT64_T,
-                                    MPI_MAX, mg_private_comm(s), &rq[i]) == MPI_SUCCESS;
-        if (!posted[i]) rq[i] = MPI_REQUEST_NULL;
+        int64_t *v = buf + (size_t)i * (size_t)n;
+        MPI_Comm priv = mg_private_comm(s);
+        rq[i] = MPI_REQUEST_NULL;
+        if (priv == MPI_COMM_NULL) continue; /* not yet duplicated: no reduction */
+        /* SMPI's nonblocking reduction sends every rank's values to every rank: at 256 simulated
+         * ranks one took SimGrid more than an hour of host time, the blocking one seconds. So
+         * under SMPI the reductions are blocking, in this list's order (newest state first):
+         * a simulated program whose ranks met two shared communicators in other orders would
+         * deadlock (SimGrid reports it); the simulated benchmarks use MPI_COMM_WORLD. */
+        posted[i] =
+            (MG_SIMULATED_MPI ? PMPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_MAX, priv)
+                              : PMPI_Iallreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_MAX, priv,
+                                                &rq[i])) == MPI_SUCCESS;
     }
     for (int j = 0; j < i; j++) { /* (MPICH's MPI_STATUSES_IGNORE upsets GCC's access checks) */
         MPI_Status st;

@@ -29,7 +29,7 @@
 #define CELLS 64 /* cells per communicator; half of them are used at most (short probes) */
 _Static_assert((CELLS & (CELLS - 1)) == 0, "CELLS is a power of two");
 #define NSIZES 4 /* sizes counted per cell (the most frequent one is the profile's MSIZE) */
-#define HEAD   4 /* scalars before a window in the reduction buffer */
+#define HEAD   5 /* scalars before a window in the reduction buffer */
 
 typedef struct ocell {
     uint64_t key; /* cell_key; 0: free */
@@ -43,6 +43,7 @@ typedef struct ocell {
     int nomem;        /* this rank could not allocate the race state */
     int off;          /* no race (the memory agreement failed): the default */
     double step_s;    /* this rank's time in the cell's last agreement */
+    int step_x;       /* this rank was switched out of its core during it */
     int64_t agree[2]; /* at MPI_Finalize: the largest and -smallest call of the decision */
     mg_online_cell *race;
 } ocell;
@@ -285,14 +286,17 @@ static void agree_step(ocomm *g, ocell *oc) {
     b[1] = run_cost;
     b[2] = -(PMPI_Wtime() - t_start); /* the maximum of its negation: the shortest run */
     b[3] = c ? 0.0 : 1.0;
+    b[4] = oc->step_x ? 1.0 : 0.0;
     for (int i = 0; i < n; i++) {
         b[HEAD + i] = c ? c->wd[i] : -1.0;
         b[HEAD + n + i] = c ? c->wt[i] : -1.0;
         b[HEAD + 2 * n + i] = c ? c->wx[i] : 0.0;
     }
+    long s0 = mg_switches();
     double t0 = PMPI_Wtime();
     int rc = PMPI_Allreduce(MPI_IN_PLACE, b, HEAD + 3 * n, MPI_DOUBLE, MPI_MAX, mg_private_comm(g));
     oc->step_s = PMPI_Wtime() - t0;
+    oc->step_x = s0 >= 0 && mg_switches() != s0;
     if (rc != MPI_SUCCESS) { /* failed on every rank alike: the window again */
         if (c) mg_online_retry(c);
         oc->pending = oc->calls + MG_ONLINE_CALIBRATE;
@@ -304,7 +308,7 @@ static void agree_step(ocomm *g, ocell *oc) {
         oc->off = 1;
         return;
     }
-    mg_online_budget bud = {mg_rt.s.online_budget, b[1], -b[2], -b[0]};
+    mg_online_budget bud = {mg_rt.s.online_budget, b[1], -b[2], -b[0], b[4] > 0};
     mg_online_verdict v;
     mg_online_decide(c, b + HEAD, b + HEAD + n, b + HEAD + 2 * n, n, &bud, &v);
     run_cost += v.cost;

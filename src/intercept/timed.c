@@ -8,10 +8,14 @@
 #include "runtime/mpi_family.h"
 #include <sys/resource.h>
 
+long mg_switches(void) {
+    struct rusage r;
+    return !MG_SIMULATED_MPI && getrusage(RUSAGE_THREAD, &r) == 0 ? r.ru_nivcsw : -1;
+}
+
 double mg_timed_call(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_t msize,
                      int *rc, int *ran, int *disturbed) {
-    struct rusage r0, r1;
-    int known = !MG_SIMULATED_MPI && getrusage(RUSAGE_THREAD, &r0) == 0;
+    long s0 = mg_switches();
     double t0 = PMPI_Wtime();
     *ran = 1;
     if (alg == coll)
@@ -20,7 +24,7 @@ double mg_timed_call(int coll, int alg, const mg_args *a, const mg_shape *sh, in
         *rc = mg_rt.s.verify ? mg_verify_run(alg, a, sh, msize, ran)
                              : mg_dispatch_complete(alg, a, sh, ran);
     double t = PMPI_Wtime() - t0;
-    *disturbed = known && getrusage(RUSAGE_THREAD, &r1) == 0 && r1.ru_nivcsw != r0.ru_nivcsw;
+    *disturbed = s0 >= 0 && mg_switches() != s0;
     if (alg != coll) /* what ran, as a selected algorithm's call is counted */
         mg_count(coll, alg < mg_nalgs ? MG_N_MOCKUP
                        : *ran == 1    ? MG_N_LIBRARY

@@ -11,6 +11,10 @@
  * default; 0 or 2: a library algorithm could not run and the default did, on every rank alike);
  * *disturbed: this rank was switched out of its core meanwhile. An algorithm's call is counted
  * (mockup, library or the fallback's counter); a default's is the caller's to count. */
+/* This thread's involuntary context switches so far; -1 when unknown, and under SMPI (a
+ * simulated rank's time is the simulation's, whatever the host's scheduler does). */
+long mg_switches(void);
+
 double mg_timed_call(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_t msize,
                      int *rc, int *ran, int *disturbed);
 #pragma GCC visibility pop

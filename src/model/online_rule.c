@@ -128,18 +128,21 @@ static double pair_cost(const mg_online_cand *k) {
 }
 
 /* The tests of one candidate after a window that gave it pairs (rounds: a window of rounds, not
- * its probe), on its kept pairs: dropped, or whether it qualifies. */
-static void judge(mg_online_cell *c, mg_online_cand *k, int rounds, mg_online_verdict *v) {
-    double d[MG_ONLINE_KEEP], tm[MG_ONLINE_KEEP], cd[MG_ONLINE_KEEP], ct[MG_ONLINE_KEEP];
-    double ctm[MG_ONLINE_KEEP], est, lo, hi, below, above;
-    int n = 0, clean = 0;
+ * its probe; fresh: of its pairs in the window, the undisturbed), on its kept pairs: dropped, or
+ * whether it qualifies. Only undisturbed pairs judge it: when the scheduler decides the times (2
+ * MPICH ranks on 2 cores under a load of 10-12 took a time slice, 8 ms, for every call of the
+ * default of 0.2 ms and of candidates 50x faster alike, for 700 calls in a row), the pairs are
+ * equal whatever the algorithms, and a test on them dropped every candidate as futile; a window
+ * without one undisturbed pair of the candidate costs the budget, not one of its looks. */
+static void judge(mg_online_cell *c, mg_online_cand *k, int rounds, int fresh,
+                  mg_online_verdict *v) {
+    double cd[MG_ONLINE_KEEP], ct[MG_ONLINE_KEEP], ctm[MG_ONLINE_KEEP], est, lo, hi;
+    int clean = 0;
     for (int i = 0; i < k->n; i++) {
-        d[n] = k->d[i];
-        tm[n++] = k->t[i] * MG_ONLINE_MARGIN; /* tested against the margin */
         if (k->x[i] > 0) continue;
         cd[clean] = k->d[i];
         ct[clean] = k->t[i];
-        ctm[clean++] = k->t[i] * MG_ONLINE_MARGIN;
+        ctm[clean++] = k->t[i] * MG_ONLINE_MARGIN; /* tested against the margin */
     }
     /* the report's speed-up and 95 % interval: undisturbed pairs when there are enough */
     if (clean >= MG_ONLINE_CLEAN) {
@@ -150,9 +153,13 @@ static void judge(mg_online_cell *c, mg_online_cand *k, int rounds, mg_online_ve
     /* at once only on what no descheduling made up */
     double quick = NAN;
     if (clean) mg_guard_paired(cd, ct, clean, 0.95, &quick, &lo, &hi, NULL, NULL);
-    /* the tests on every pair (a false drop loses an opportunity, never time) */
-    mg_guard_paired(d, tm, n, 0.95, &est, &lo, &hi, &below, &above);
-    double all = est * MG_ONLINE_MARGIN; /* Hodges-Lehmann is shift-equivariant in the logs */
+    /* the tests, on the undisturbed pairs (a false drop loses an opportunity, never time) */
+    int tested = clean >= MG_ONLINE_CLEAN;
+    double below = 1.0, above = 1.0, all = NAN;
+    if (tested) {
+        mg_guard_paired(cd, ctm, clean, 0.95, &est, &lo, &hi, &below, &above);
+        all = est * MG_ONLINE_MARGIN; /* Hodges-Lehmann is shift-equivariant in the logs */
+    }
     k->qualifies = 0;
     if (quick <= 1.0 / MG_ONLINE_SLOW) {
         drop(c, k, MG_OC_SLOW);
@@ -161,12 +168,11 @@ static void judge(mg_online_cell *c, mg_online_cand *k, int rounds, mg_online_ve
     } else {
         /* a look is a test; on a busy machine a candidate may need more windows than looks to
          * get enough undisturbed pairs for one (the budget bounds what it costs meanwhile) */
-        if (clean >= MG_ONLINE_CLEAN) {
-            mg_guard_paired(cd, ctm, clean, 0.95, &est, &lo, &hi, &below, &above);
+        if (tested) {
             k->qualifies = above < c->alpha;
             k->looks += rounds;
         }
-        k->rounds += rounds;
+        if (fresh) k->rounds += rounds;
         if (!k->qualifies &&
             (k->looks >= MG_ONLINE_LOOKS || k->rounds >= MG_ONLINE_LOOKS_DISTURBED))
             drop(c, k, MG_OC_UNDECIDED);
@@ -213,11 +219,21 @@ static int leaders(const mg_online_cell *c, member *m, int nm) {
     return kept;
 }
 
+/* The cell's allowance by its call k (not before c->allow_at): what it had by the last decision,
+ * plus the share of the calls since, each at the default's time per call now. Summed stretch by
+ * stretch, it never shrinks: computed as the share of all the calls at today's time per call, a
+ * machine that sped up (the default 12 ms a call while descheduled, then 0.2 ms) took back 98 %
+ * of the allowance the cell had already spent, and the cell paused past the end of the run. */
+static double allowance_at(const mg_online_cell *c, double share, uint64_t k) {
+    double dh = c->dhat > 0 ? c->dhat : 0.0;
+    return c->allow + share * (double)(k > c->allow_at ? k - c->allow_at : 0) * dh;
+}
+
 /* The next window: the alive candidates whose projected cost fits the budget, cheapest first;
  * when none fits, one timed default call at the first call the cell's share covers the
  * cheapest (and, when the run's cap binds, by when the run's time will, counting its time as
  * growing with the cell's calls). */
-static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict *v) {
+static void plan(mg_online_cell *c, const mg_online_budget *b, double steps, mg_online_verdict *v) {
     double dh = c->dhat > 1e-9 ? c->dhat : 1e-9, share = b->share > 0 ? b->share : 1e-9;
     member m[MG_ONLINE_CANDS];
     int nm = 0, take = 0, pairs = 0;
@@ -230,9 +246,9 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
     }
     nm = leaders(c, m, nm);
     sort_members(m, nm, 1);
-    double sum = b->steps_s > 0 && isfinite(b->steps_s) ? b->steps_s : 0.0; /* its agreement */
+    double sum = steps; /* its agreement */
     for (; take < nm; take++) {
-        double cap = share * (double)(c->calls + 2 * (uint64_t)(pairs + m[take].pairs)) * dh;
+        double cap = allowance_at(c, share, c->calls + 2 * (uint64_t)(pairs + m[take].pairs));
         double spend = sum + m[take].proj;
         if (c->cost + spend > cap || b->run_cost + spend > share * b->run_time) break;
         sum = spend;
@@ -244,7 +260,8 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
         /* by then the share must also cover the check's own agreement (a little more, or the
          * checks would chase their own cost) */
         double spend = (2 * sum + m[0].proj) * 1.01;
-        double need = (c->cost + spend) / (share * dh) - 2.0 * m[0].pairs + 1;
+        double need = (c->cost + spend - c->allow) / (share * dh) + (double)c->allow_at -
+                      2.0 * m[0].pairs + 1;
         uint64_t at = c->calls + 1;
         if (need > (double)at) at = need > 1e18 ? (uint64_t)1e18 : (uint64_t)ceil(need);
         /* the run's cap: its time grows about as the cell's calls do */
@@ -263,7 +280,7 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
         window_clear(c, 1);
         c->scand[0] = -1;
         c->start = at;
-        c->cap = share * (double)at * dh;
+        c->cap = allowance_at(c, share, at);
         if (c->cap < c->cost + sum) c->cap = c->cost + sum; /* the check itself */
         c->pauses++;
         v->paused = 1;
@@ -279,17 +296,47 @@ static void plan(mg_online_cell *c, const mg_online_budget *b, mg_online_verdict
     c->start = c->calls + 1;
 }
 
+/* What the cell's last agreement cost: the shortest time a rank spent in it; when some rank was
+ * switched out of its core during it, no more than the cell's last undisturbed agreement took
+ * (before one, nothing): the rest is the scheduler's, as for a disturbed pair. An undisturbed
+ * agreement of 2 ranks takes tens of microseconds, a descheduled one a time slice (8-15 ms for
+ * 2 MPICH ranks on 2 cores under a load of 10). Charged in full, each was the cell's cost and, as
+ * the next check's projected cost, twice more: the cell paused for 7,000 calls, and a slowed
+ * default committed after 5,000-16,000 calls of 20,000, or not at all; bounded by a default call
+ * whose calibration the scheduler had made up as well (8 ms), still after 18,000. */
+static double agreement_cost(mg_online_cell *c, const mg_online_budget *b) {
+    double s = b->steps_s > 0 && isfinite(b->steps_s) ? b->steps_s : 0.0;
+    if (!b->steps_x) {
+        c->agree_s = s;
+        return s;
+    }
+    return s < c->agree_s ? s : c->agree_s;
+}
+
+/* The default's time per call: the median of its kept timed calls that no descheduling made up,
+ * when at least half a calibration's are (otherwise of all). A calibration whose calls were all
+ * descheduled (15 ms each against 0.2 ms undisturbed) made the allowance 70x larger and, when the
+ * machine quietened, 70x smaller again under the cost it had let the cell spend: the cell paused
+ * past the end of the run. */
+static double default_time(const mg_online_cell *c) {
+    double clean[MG_ONLINE_DKEEP];
+    int n = 0;
+    for (int i = 0; i < c->ndk; i++)
+        if (!c->dkx[i]) clean[n++] = c->dk[i];
+    return n >= MG_ONLINE_CALIBRATE / 2 ? median_of(clean, n) : median_of(c->dk, c->ndk);
+}
+
 void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const double *x, int n,
                       const mg_online_budget *b, mg_online_verdict *v) {
     memset(v, 0, sizeof *v);
     if (c->state != MG_ONLINE_RACING) return;
     if (n > c->nslots) n = c->nslots;
-    v->cost = b->steps_s > 0 && isfinite(b->steps_s) ? b->steps_s : 0.0;
-    int pairs[MG_ONLINE_CANDS] = {0};
+    int pairs[MG_ONLINE_CANDS] = {0}, clean[MG_ONLINE_CANDS] = {0};
     for (int i = 0; i < n; i++) {
         int dok = d[i] > 0 && isfinite(d[i]), who = c->scand[i];
         if (dok) { /* every timed default: the cell's time per call */
             c->dk[c->dkat] = d[i];
+            c->dkx[c->dkat] = x && x[i] > 0;
             c->dkat = (c->dkat + 1) % MG_ONLINE_DKEEP;
             if (c->ndk < MG_ONLINE_DKEEP) c->ndk++;
         }
@@ -319,12 +366,18 @@ void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const
         k->loss += extra > 0 ? extra : 0.0;
         v->cost += extra;
         pairs[who]++;
+        clean[who] += !(x && x[i] > 0);
     }
+    if (c->ndk) c->dhat = default_time(c);
+    c->allow = allowance_at(c, b->share, c->calls); /* these calls at this window's time */
+    c->allow_at = c->calls;
+    double steps = agreement_cost(c, b); /* (bounded by this window's default time) */
+    v->cost += steps;
     c->cost += v->cost;
     if (c->cap > 0 && c->cost - c->cap > c->over) c->over = c->cost - c->cap;
-    if (c->ndk) c->dhat = median_of(c->dk, c->ndk);
     for (int i = 0; i < c->ncand; i++)
-        if (pairs[i] && c->cand[i].state == MG_OC_ALIVE) judge(c, &c->cand[i], pairs[i] > 1, v);
+        if (pairs[i] && c->cand[i].state == MG_OC_ALIVE)
+            judge(c, &c->cand[i], pairs[i] > 1, clean[i], v);
     /* the fastest qualifying candidate, once every other still racing has had its probe and
      * none of them looks faster, or once it has had all its looks */
     int best = -1;
@@ -352,7 +405,7 @@ void mg_online_decide(mg_online_cell *c, const double *d, const double *t, const
         v->defaulted = 1;
         return;
     }
-    plan(c, b, v);
+    plan(c, b, steps, v);
 }
 
 void mg_online_retry(mg_online_cell *c) {
@@ -382,5 +435,5 @@ int mg_online_best(const mg_online_cell *c) {
 }
 
 double mg_online_allowance(const mg_online_cell *c, double share) {
-    return share * (double)c->calls * (c->dhat > 0 ? c->dhat : 0.0);
+    return allowance_at(c, share, c->calls);
 }

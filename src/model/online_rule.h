@@ -21,8 +21,10 @@
  *    its kept pairs (the last MG_ONLINE_KEEP):
  *      slow: the speed-up default / candidate of its undisturbed pairs is at most
  *        1 / MG_ONLINE_SLOW: dropped at once;
- *      slower or futile: the one-sided test says it is below the margin (p < MG_ONLINE_DROP_P):
- *        dropped (a false drop only loses an opportunity: the default runs);
+ *      slower or futile: on its undisturbed pairs (at least MG_ONLINE_CLEAN) the one-sided test
+ *        says it is below the margin (p < MG_ONLINE_DROP_P): dropped (a false drop only loses an
+ *        opportunity: the default runs; disturbed pairs measure the scheduler, which under a
+ *        heavy load makes every call a time slice, candidates and default alike);
  *      qualifies: on its undisturbed pairs (at least MG_ONLINE_CLEAN) the one-sided test says
  *        it is above the margin with p < MG_ONLINE_ALPHA / (candidates x MG_ONLINE_LOOKS), the
  *        Bonferroni correction over the candidates and the looks each may get, so that the
@@ -31,7 +33,8 @@
  *      undecided: neither after MG_ONLINE_LOOKS looks (windows of rounds that tested it: a
  *        window tests only with MG_ONLINE_CLEAN undisturbed pairs kept; on a busy machine most
  *        pairs may be disturbed for a while, the budget bounds what that costs) or after
- *        MG_ONLINE_LOOKS_DISTURBED windows of rounds: dropped.
+ *        MG_ONLINE_LOOKS_DISTURBED windows of rounds that gave it an undisturbed pair (a window
+ *        without one spends budget, not looks): dropped.
  *    The fastest qualifying candidate (Hodges-Lehmann estimate) is committed once every other
  *    candidate still racing has had its probe and none of them looks faster with looks left
  *    (or once it has had all its looks); the cell then runs it (with the guard) for the rest
@@ -41,9 +44,12 @@
  *    others; a disturbed pair: no gain, and at most what the candidate's undisturbed pairs
  *    say a pair of it costs (the projection below, at least 0), or before it has one what its
  *    probe was planned to cost: the rest is the scheduler's, which the default would have lost
- *    too), and the agreements. A window
- *    races only the candidates whose projected cost keeps the cell's cost within budget x (its
- *    calls by the window's end) x (the default's time) and the run's within budget x (the run's
+ *    too), and the agreements (one some rank was switched out in: at most the cell's last
+ *    undisturbed one, nothing before one). A window races only the candidates whose projected
+ *    cost keeps the cell's cost within its allowance by the window's end (budget x its calls x
+ *    the default's time, summed stretch by stretch between decisions, each stretch at the
+ *    default's time then: the median of its undisturbed timed calls when at least 4 of the
+ *    kept are, otherwise of all) and the run's within budget x (the run's
  *    time), cheapest first. The projection: the candidate's pairs in the window times the mean
  *    of its undisturbed pairs' cost plus two standard errors (the spread at least a quarter of
  *    a pair's times); a probe's: MG_ONLINE_PROBE - 1 defaults, or more after an undisturbed
@@ -155,8 +161,13 @@ typedef struct mg_online_cell {
     double probe; /* what a probe is planned to take, in defaults: the largest candidate /
                      default of an undisturbed pair, or MG_ONLINE_PROBE */
     double alpha; /* the level a commit's test must beat */
+    double allow; /* the allowance by call allow_at (the last decision): allowance_at */
+    uint64_t allow_at;
+    double agree_s; /* the last undisturbed agreement's time (0 before one): a disturbed one
+                       costs at most it */
     int ndk, dkat, rot;
     double dk[MG_ONLINE_DKEEP];
+    uint8_t dkx[MG_ONLINE_DKEEP];   /* dk[i] was disturbed (its pair, on some rank) */
     int16_t scand[MG_ONLINE_SLOTS]; /* slot i: candidate, -1: a lone default call */
     double wd[MG_ONLINE_SLOTS], wt[MG_ONLINE_SLOTS], wx[MG_ONLINE_SLOTS]; /* this rank's */
     mg_online_cand cand[MG_ONLINE_CANDS];
@@ -199,6 +210,7 @@ typedef struct mg_online_budget {
     double run_time; /* the shortest time any rank has run */
     double steps_s;  /* the cell's last agreement: the shortest time a rank spent in it (the
                         others also waited for the last to arrive, as they would elsewhere) */
+    int steps_x;     /* some rank was switched out of its core during that agreement */
 } mg_online_budget;
 
 typedef struct mg_online_verdict {
@@ -224,7 +236,8 @@ int mg_online_rotate(mg_online_cell *c);
 /* The best candidate by speed-up estimate (the winner once committed); -1 when none had pairs. */
 int mg_online_best(const mg_online_cell *c);
 
-/* The cell's exploring allowance now: share x calls x the default's time. */
+/* The cell's exploring allowance now: share x calls x the default's time, summed stretch by
+ * stretch (each at the default's time of its decision). */
 double mg_online_allowance(const mg_online_cell *c, double share);
 
 #endif
