@@ -8,10 +8,16 @@
 typedef struct mg_private_hdr {
     MPI_Comm priv; /* the duplicate, MPI_ERRORS_RETURN */
     MPI_Comm comm; /* the user's communicator (for mg_private_stop) */
+    uint64_t seq;  /* when priv was made: this process's count of duplicates made before it */
     mg_private_kind *kind;
     struct mg_private_hdr *prev, *next;
     max_align_t align[]; /* the caller's state follows */
 } mg_private_hdr;
+
+/* Each duplicate is a blocking collective over its communicator, so two ranks sharing two
+ * communicators made their duplicates in the same order (a crossed order would have stopped
+ * there): the order of seq is the same on every rank, the one blocking agreements may follow. */
+static uint64_t dups_made;
 
 static mg_private_hdr *hdr_of(const void *state) {
     return (mg_private_hdr *)((char *)state - offsetof(mg_private_hdr, align));
@@ -94,6 +100,7 @@ static void *attach(mg_private_kind *k, MPI_Comm comm, int dup) {
         return NULL;
     }
     h->priv = priv;
+    h->seq = dups_made++;
     h->comm = comm;
     h->kind = k;
     h->next = k->live;
@@ -118,6 +125,7 @@ int mg_private_dup(void *state) {
     mg_private_hdr *h = hdr_of(state);
     if (h->priv != MPI_COMM_NULL) return MPI_SUCCESS;
     int rc = PMPI_Comm_dup(h->comm, &h->priv);
+    h->seq = dups_made++;
     if (rc == MPI_SUCCESS)
         PMPI_Comm_set_errhandler(h->priv, MPI_ERRORS_RETURN);
     else
@@ -134,6 +142,11 @@ void *mg_private_next(const mg_private_kind *k, const void *state) {
     return h ? state_of(h) : NULL;
 }
 
+static int by_seq(const void *a, const void *b) {
+    uint64_t x = hdr_of(*(void *const *)a)->seq, y = hdr_of(*(void *const *)b)->seq;
+    return (x > y) - (x < y);
+}
+
 int mg_private_allmax(const mg_private_kind *k, int n, void (*fill)(void *state, int64_t *v),
                       void (*take)(void *state, const int64_t *v)) {
     int count = 0;
@@ -142,33 +155,35 @@ int mg_private_allmax(const mg_private_kind *k, int n, void (*fill)(void *state,
     MPI_Request *rq = calloc(m, sizeof *rq);
     int64_t *buf = calloc(m * (size_t)n, sizeof *buf);
     char *posted = calloc(m, 1);
-    int rc = rq && buf && posted ? 0 : -1;
+    void **order = calloc(m, sizeof *order);
+    int rc = rq && buf && posted && order ? 0 : -1;
     int i = 0;
-    for (void *s = mg_private_next(k, NULL); s && !rc; s = mg_private_next(k, s), i++) {
-        fill(s, buf + (size_t)i * (size_t)n);
-        int64_t *v = buf + (size_t)i * (size_t)n;
+    for (void *s = mg_private_next(k, NULL); s && !rc; s = mg_private_next(k, s)) order[i++] = s;
+    /* SMPI's nonblocking reduction sends every rank's values to every rank: at 256 simulated
+     * ranks one took SimGrid more than an hour of host time, the blocking one seconds. So under
+     * SMPI the reductions are blocking, in the order the duplicates were made (dups_made). */
+    if (MG_SIMULATED_MPI && !rc) qsort(order, (size_t)i, sizeof *order, by_seq);
+    for (int j = 0; j < i; j++) {
+        void *s = order[j];
+        fill(s, buf + (size_t)j * (size_t)n);
+        int64_t *v = buf + (size_t)j * (size_t)n;
         MPI_Comm priv = mg_private_comm(s);
-        rq[i] = MPI_REQUEST_NULL;
+        rq[j] = MPI_REQUEST_NULL;
         if (priv == MPI_COMM_NULL) continue; /* not yet duplicated: no reduction */
-        /* SMPI's nonblocking reduction sends every rank's values to every rank: at 256 simulated
-         * ranks one took SimGrid more than an hour of host time, the blocking one seconds. So
-         * under SMPI the reductions are blocking, in this list's order (newest state first):
-         * a simulated program whose ranks met two shared communicators in other orders would
-         * deadlock (SimGrid reports it); the simulated benchmarks use MPI_COMM_WORLD. */
-        posted[i] =
+        posted[j] =
             (MG_SIMULATED_MPI ? PMPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_MAX, priv)
                               : PMPI_Iallreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_MAX, priv,
-                                                &rq[i])) == MPI_SUCCESS;
+                                                &rq[j])) == MPI_SUCCESS;
     }
     for (int j = 0; j < i; j++) { /* (MPICH's MPI_STATUSES_IGNORE upsets GCC's access checks) */
         MPI_Status st;
         PMPI_Wait(&rq[j], &st);
     }
-    i = 0;
-    for (void *s = mg_private_next(k, NULL); s && !rc; s = mg_private_next(k, s), i++)
-        if (posted[i]) take(s, buf + (size_t)i * (size_t)n);
+    for (int j = 0; j < i; j++)
+        if (posted[j]) take(order[j], buf + (size_t)j * (size_t)n);
     free(rq);
     free(buf);
     free(posted);
+    free(order);
     return rc;
 }

@@ -51,8 +51,9 @@ void *mg_private_next(const mg_private_kind *k, const void *state);
 /* Per state, the element-wise maximum over its communicator's ranks of the n values fill
  * writes, handed to take (not for a state whose reduction failed or that has no duplicate): one
  * nonblocking reduction per state on its duplicate, so communicators that ranks list in other
- * orders cannot deadlock (under SMPI blocking ones, in the list's order: comm_private.c says
- * why). Collective over every communicator that has a state. Returns -1 when out of memory. */
+ * orders cannot deadlock (under SMPI blocking ones, in the order the duplicates were made,
+ * which is every rank's: comm_private.c says why). Collective over every communicator that has
+ * a state. Returns -1 when out of memory. */
 int mg_private_allmax(const mg_private_kind *k, int n, void (*fill)(void *state, int64_t *v),
                       void (*take)(void *state, const int64_t *v));
 
