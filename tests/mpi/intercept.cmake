@@ -237,9 +237,9 @@ if(MPIGUIDE_MPI STREQUAL "openmpi")
   set(nb_forced "iallgather=iallgather_lib_recursive_doubling,iallreduce=iallreduce_lib_ring,ibcast=ibcast_lib_knomial,ireduce=ireduce_lib_chain,iexscan=iexscan_lib_recursive_doubling,iscan=iscan_lib_recursive_doubling")
   set(nb_library Iallgather Iallreduce Ibcast Ireduce Iexscan Iscan)
 else()
-  # (not Iallgather's tsp_ring, Ialltoallv's tsp_blocked, Igather's tsp_tree: they never run,
-  # src/libalg/restrict.c)
-  set(nb_forced "iallgather=iallgather_lib_sched_ring,iallreduce=iallreduce_lib_tsp_recexch_single_buffer,ialltoall=ialltoall_lib_tsp_scattered,ibarrier=ibarrier_lib_sched_recursive_doubling,ibcast=ibcast_lib_tsp_tree,ireduce=ireduce_lib_tsp_ring,iallgatherv=iallgatherv_lib_sched_ring,ialltoallv=ialltoallv_lib_sched_blocked,iexscan=iexscan_lib_sched_recursive_doubling,igather=igather_lib_sched_binomial,igatherv=igatherv_lib_tsp_linear,ireduce_scatter=ireduce_scatter_lib_sched_recursive_doubling,ireduce_scatter_block=ireduce_scatter_block_lib_tsp_recexch,iscan=iscan_lib_tsp_recursive_doubling,iscatter=iscatter_lib_sched_binomial,iscatterv=iscatterv_lib_sched_linear")
+  # (not Iallgather's tsp_ring, Ialltoall's tsp_scattered, Ialltoallv's tsp_blocked, Igather's
+  # tsp_tree: they never run, src/libalg/restrict.c)
+  set(nb_forced "iallgather=iallgather_lib_sched_ring,iallreduce=iallreduce_lib_tsp_recexch_single_buffer,ialltoall=ialltoall_lib_sched_pairwise,ibarrier=ibarrier_lib_sched_recursive_doubling,ibcast=ibcast_lib_tsp_tree,ireduce=ireduce_lib_tsp_ring,iallgatherv=iallgatherv_lib_sched_ring,ialltoallv=ialltoallv_lib_sched_blocked,iexscan=iexscan_lib_sched_recursive_doubling,igather=igather_lib_sched_binomial,igatherv=igatherv_lib_tsp_linear,ireduce_scatter=ireduce_scatter_lib_sched_recursive_doubling,ireduce_scatter_block=ireduce_scatter_block_lib_tsp_recexch,iscan=iscan_lib_tsp_recursive_doubling,iscatter=iscatter_lib_sched_binomial,iscatterv=iscatterv_lib_sched_linear")
   set(nb_library Iallgather Iallreduce Ialltoall Ibarrier Ibcast Ireduce Iallgatherv Ialltoallv
     Iexscan Igather Igatherv Ireduce_scatter Ireduce_scatter_block Iscan Iscatter Iscatterv)
 endif()
