@@ -8,6 +8,14 @@
 #include "catalog/catalog.h"
 #include <string.h>
 
+/* the why of the MPICH tsp_* rows found by the matrix (the comment above them) */
+#define MPICH_RESIZED "true lower bound 0 only (crash otherwise)"
+#define MPICH_INTERLEAVED                                                                          \
+    "wrong results on an interleaved datatype, which a start cannot agree on: never runs"
+#define MPICH_LAYOUT                                                                               \
+    "crashes on a datatype whose true lower bound is not 0; the layout is one rank's, which a "    \
+    "start cannot agree on: never runs"
+
 static const struct {
     const char *mpi, *coll, *item;
     unsigned bits;
@@ -110,12 +118,15 @@ static const struct {
     {"mpich", "iallreduce", "sched_reduce_scatter_allgather",
      MG_LR_COMMUTE | MG_LR_BUILTIN | MG_LR_COUNT_POF2,
      "predefined commutative ops and count >= the largest power of two <= p only"},
-    {"mpich", "iallreduce", "tsp_recexch_single_buffer", MG_LR_COMMUTE, "commutative ops only"},
-    {"mpich", "iallreduce", "tsp_recexch_multiple_buffer", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "iallreduce", "tsp_recexch_single_buffer", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with " MPICH_RESIZED},
+    {"mpich", "iallreduce", "tsp_recexch_multiple_buffer", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with " MPICH_RESIZED},
     {"mpich", "iallreduce", "tsp_tree", MG_LR_COMMUTE, "commutative ops only"},
-    {"mpich", "iallreduce", "tsp_ring", MG_LR_COMMUTE, "commutative ops only"},
-    {"mpich", "iallreduce", "tsp_recexch_reduce_scatter_recexch_allgatherv", MG_LR_COMMUTE,
-     "commutative ops only"},
+    {"mpich", "iallreduce", "tsp_ring", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with " MPICH_RESIZED},
+    {"mpich", "iallreduce", "tsp_recexch_reduce_scatter_recexch_allgatherv",
+     MG_LR_COMMUTE | MG_LR_TRUE_LB0, "commutative ops and datatypes with " MPICH_RESIZED},
     {"mpich", "ibcast", "sched_smp", MG_LR_MULTINODE, "jobs on several nodes only"},
     /* Found by `mpiguide selftest` (MPI_INT, counts 0, 1, 7, 1000) on MPICH 4.0.2: wrong results
      * at p = 3 (right at 2 and 4). */
@@ -129,34 +140,66 @@ static const struct {
     {"mpich", "ireduce", "tsp_tree", MG_LR_COMMUTE, "commutative ops only"},
     {"mpich", "ireduce", "tsp_ring", MG_LR_COMMUTE, "commutative ops only"},
     {"mpich", "ialltoall", "sched_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
-    {"mpich", "ialltoall", "sched_brucks", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    /* (and, found by selftest --random, the blocking Bruck's defect: MPI_SHORT_INT, 13918
+     * elements per block at p = 2, wrong results) */
+    {"mpich", "ialltoall", "sched_brucks", MG_LR_NO_INPLACE | MG_LR_UNMIXED,
+     "not with MPI_IN_PLACE; no datatype of mixed basic types above 8160 bytes per message "
+     "(wrong results otherwise)"},
     {"mpich", "ialltoall", "sched_pairwise", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
     {"mpich", "ialltoall", "sched_permuted_sendrecv", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
     /* The ten added later (MPICH 4.0): forced at p = 2 and 3 with MPIR_CVAR_COLLECTIVE_FALLBACK=
      * error (nb_app: irregular Ireduce_scatter counts, not in place), the in-place checks of
      * MPICH's own Ialltoallv selection, and the blocking rows of the same designs above. */
-    {"mpich", "igather", "tsp_tree", MG_LR_P_GT1, "p > 1 only (wrong result at p = 1)"},
+    /* (and, found by the matrix, a crash on the resized datatype not in place: below) */
+    {"mpich", "igather", "tsp_tree", MG_LR_NEVER, "wrong result at p = 1; " MPICH_LAYOUT},
     {"mpich", "iallgatherv", "sched_recursive_doubling", MG_LR_POF2,
      "power-of-two sizes only (abort otherwise)"},
     /* wrong results on every `mpiguide selftest` case (counts c + i % 3 per rank, a gap of one
      * element after each block) at p = 2, 3 and 4, MPICH 4.0.2 */
     {"mpich", "iallgatherv", "tsp_brucks", MG_LR_NEVER, "wrong results: never runs"},
     {"mpich", "ialltoallv", "sched_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
-    {"mpich", "ialltoallv", "tsp_inplace", MG_LR_INPLACE, "MPI_IN_PLACE only"},
-    {"mpich", "ialltoallv", "tsp_scattered", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
-    {"mpich", "ialltoallv", "tsp_blocked", MG_LR_NO_INPLACE, "not with MPI_IN_PLACE"},
+    /* (and, found by the matrix, a crash on the resized datatype at p = 3 and 4, not at 2; a
+     * heap overrun at 2 may go unseen, so no MG_LR_P2) */
+    {"mpich", "ialltoallv", "tsp_inplace", MG_LR_NEVER, "MPI_IN_PLACE only; " MPICH_LAYOUT},
+    /* wrong results on selftest --random's interleaved datatype (--seed 2026 --case 49, p = 2);
+     * the layout is one rank's: never run */
+    {"mpich", "ialltoallv", "tsp_scattered", MG_LR_NEVER, MPICH_INTERLEAVED},
+    {"mpich", "ialltoallv", "tsp_blocked", MG_LR_NEVER, MPICH_INTERLEAVED},
     {"mpich", "ireduce_scatter", "sched_noncommutative", MG_LR_REGULAR | MG_LR_POF2 | MG_LR_DENSE,
      "equal blocks, a power-of-two size and dense datatypes only (assertion or abort otherwise)"},
     {"mpich", "ireduce_scatter", "sched_pairwise", MG_LR_NO_INPLACE | MG_LR_COMMUTE,
      "commutative ops, not with MPI_IN_PLACE"},
     {"mpich", "ireduce_scatter", "sched_recursive_halving", MG_LR_COMMUTE, "commutative ops only"},
-    {"mpich", "ireduce_scatter", "tsp_recexch", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "ireduce_scatter", "tsp_recexch", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with " MPICH_RESIZED},
     {"mpich", "ireduce_scatter_block", "sched_noncommutative", MG_LR_POF2 | MG_LR_DENSE,
      "a power-of-two size and dense datatypes only (abort otherwise)"},
     {"mpich", "ireduce_scatter_block", "sched_pairwise", MG_LR_COMMUTE, "commutative ops only"},
     {"mpich", "ireduce_scatter_block", "sched_recursive_halving", MG_LR_COMMUTE,
      "commutative ops only"},
-    {"mpich", "ireduce_scatter_block", "tsp_recexch", MG_LR_COMMUTE, "commutative ops only"},
+    {"mpich", "ireduce_scatter_block", "tsp_recexch", MG_LR_COMMUTE | MG_LR_TRUE_LB0,
+     "commutative ops and datatypes with " MPICH_RESIZED},
+    /* Found by the correctness matrix (MPICH 4.0.2, p = 2 and 3): these tsp_* algorithms
+     * crash (glibc "double free or corruption", abort) on its resized datatype (lb -8, extent
+     * 24, data at -4..12: true lower bound not 0), every such case, and on no other. A reduction's
+     * datatype is the same on every rank, so its rows decline such a datatype (MG_LR_TRUE_LB0);
+     * a data-movement collective's datatype layout is one rank's, which a start cannot agree on
+     * (no communication before the start), so those never run. */
+    {"mpich", "iallgather", "tsp_brucks", MG_LR_NEVER, MPICH_LAYOUT},
+    {"mpich", "iallgather", "tsp_ring", MG_LR_NEVER, MPICH_LAYOUT},
+    {"mpich", "iallgatherv", "tsp_ring", MG_LR_NEVER, MPICH_LAYOUT},
+    {"mpich", "ialltoall", "tsp_brucks", MG_LR_NEVER, MPICH_LAYOUT},
+    {"mpich", "ialltoall", "tsp_ring", MG_LR_NEVER, MPICH_LAYOUT},
+    /* Found by selftest --random (--seed 2026, p = 2): wrong results on its interleaved
+     * datatype (and tsp_scattered crashes in place on the matrix's resized one); the layout is
+     * one rank's, so these never run */
+    {"mpich", "ialltoall", "tsp_scattered", MG_LR_NEVER, MPICH_INTERLEAVED},
+    {"mpich", "iallgather", "tsp_recexch_doubling", MG_LR_NEVER, MPICH_INTERLEAVED},
+    {"mpich", "iallgather", "tsp_recexch_halving", MG_LR_NEVER, MPICH_INTERLEAVED},
+    {"mpich", "iscatter", "tsp_tree", MG_LR_NEVER, MPICH_LAYOUT},
+    /* (its crash happens at p = 1 too, where MG_LR_TRUE_LB0 lets every datatype through) */
+    {"mpich", "iscan", "tsp_recursive_doubling", MG_LR_P_GT1 | MG_LR_TRUE_LB0,
+     "p > 1 and datatypes with " MPICH_RESIZED},
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])

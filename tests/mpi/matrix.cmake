@@ -77,18 +77,15 @@ file(STRINGS ${MG_COLLDEF} MG_NB_ROWS REGEX "^MG_NB_OF\\(")
 #  - Open MPI 4.1.4's own MPI_Ireduce (libnbc's choice at p = 3) overruns the heap on the
 #    matrix's datatype whose true lower bound is not 0 with MPI_IN_PLACE at the root (case 23):
 #    the reference itself crashes, so Ireduce runs at p = 2 only.
-#  - MPICH 4.0.2: algorithms of these collectives crash or fail on some cases (first seen at
-#    p = 2: iallgather_lib_tsp_ring case 5, iallreduce_lib_tsp_recexch_single_buffer case 23,
-#    both on the resized datatype, glibc "double free or corruption"); Ibcast and Ialltoallv
-#    fail at p = 3 only.
+#  (MPICH 4.0.2's tsp_* algorithms that crash on the matrix's resized datatype are declined by
+#  restriction rows: docs/library-algorithms.md, "Nonblocking collectives")
 if(MPIGUIDE_MPI STREQUAL "openmpi")
   set(MG_MATRIX_NB_NONE ialltoall ialltoallv ibarrier igather igatherv iscatter iscatterv
     iallgatherv ireduce_scatter ireduce_scatter_block)
   set(MG_MATRIX_NB_P2_ONLY ireduce)
 else()
-  set(MG_MATRIX_NB_NONE iallgather iallgatherv iallreduce ialltoall igather ireduce_scatter
-    ireduce_scatter_block iscan iscatter)
-  set(MG_MATRIX_NB_P2_ONLY ibcast ialltoallv)
+  set(MG_MATRIX_NB_NONE)
+  set(MG_MATRIX_NB_P2_ONLY)
 endif()
 foreach(row ${MG_NB_ROWS})
   string(REGEX REPLACE "^MG_NB_OF\\(([A-Z_]+),.*" "\\1" id "${row}")

@@ -62,6 +62,18 @@ static void restrictions(void) {
           "rows are per MPI");
     CHECK(mg_libalg_restrictions("openmpi", MG_CAT_ALLREDUCE, "basic_linear", NULL) == 0,
           "no row, no restriction");
+    /* MPICH 4.0.2's nonblocking tsp_* crashes on a true lower bound not 0 (the matrix's
+     * resized datatype): a reduction declines that layout, Iscan's at p = 1 as well (it crashes
+     * there too); a data-movement collective cannot see the others' layout, so never runs */
+    unsigned iscan = mg_libalg_restrictions("mpich", MG_CAT_ISCAN, "tsp_recursive_doubling", NULL);
+    mg_libalg_call one = {1, 7, 1, 0, 0, 24, -4, 16, 1, 0, 0, 56};
+    mg_libalg_call three = {3, 7, 1, 0, 0, 24, -4, 16, 1, 0, 0, 56};
+    mg_libalg_call lb0 = {3, 7, 1, 0, 0, 24, 0, 16, 1, 0, 0, 56};
+    CHECK(mg_libalg_check(iscan, &one) && mg_libalg_check(iscan, &three) &&
+              !mg_libalg_check(iscan, &lb0),
+          "MPICH's tsp_recursive_doubling Iscan: declined at p = 1 and on true lb -4 only");
+    CHECK(mg_libalg_restrictions("mpich", MG_CAT_IALLGATHER, "tsp_ring", NULL) == MG_LR_NEVER,
+          "MPICH's tsp_ring Iallgather never runs");
     static const struct {
         unsigned bits;
         mg_libalg_call c;
