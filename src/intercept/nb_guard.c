@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS 16 /* table of (collective, size, algorithm) per communicator, at most half in use   \
-                  */
-#define NTOK 256 /* sampled starts awaiting completion (2 per pair, MG_GUARD_WINDOW pairs) */
-#define W    MG_GUARD_WINDOW
+/* the table of (collective, size, algorithm) per communicator, at most half in use */
+#define SLOTS 16
+#define NTOK  256 /* sampled starts awaiting completion (2 per pair, MG_GUARD_WINDOW pairs) */
+#define W     MG_GUARD_WINDOW
 _Static_assert((SLOTS & (SLOTS - 1)) == 0, "SLOTS is a power of two");
 
 typedef struct nslot {
