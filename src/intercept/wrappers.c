@@ -52,14 +52,14 @@
 #undef MG_COLL
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
-    mg_libalg_preinit();
+    mg_libalg_preinit(MPI_THREAD_SINGLE);
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) mg_intercept_start(argc ? *argc : 0, argv ? *argv : NULL);
     return rc;
 }
 
 MG_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-    mg_libalg_preinit();
+    mg_libalg_preinit(required);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) mg_intercept_start(argc ? *argc : 0, argv ? *argv : NULL);
     return rc;

@@ -29,10 +29,21 @@ static char preinit_note[300];   /* why it did not, when the environment decided
 static char activated[300];      /* Open MPI settings that dynamic rules brought into effect */
 int mg_libalg_multinode;         /* MPI_COMM_WORLD spans several nodes (MG_LR_MULTINODE) */
 
-void mg_libalg_preinit(void) {
 #ifdef OPEN_MPI
-    const char *off = getenv("MPIGUIDE_OFF");
-    if ((off && !strcmp(off, "1")) || getenv("OMPI_MCA_coll_tuned_use_dynamic_rules")) return;
+/* Open MPI 4.1's MPI_T_init_thread after MPI_Init registers every framework again and so reopens
+ * the components MPI_Init had opened and closed; in Debian's build two of them load
+ * libinfinipath and libpsm2, whose constructors sleep 100 ms each: 0.21 s more per launch.
+ * Started before PMPI_Init (as the standard allows), MPI_T keeps them open and MPI_Init finds
+ * them loaded, so the launch costs what it costs without libmpiguide. Before MPI_Init, MPI_T's
+ * thread level does not set the one MPI_Query_thread reports (checked with 4.1.4). */
+static void start_mpit_early(int level) {
+    int provided;
+    if (!t_started && PMPI_T_init_thread(level, &provided) == MPI_SUCCESS) t_started = 1;
+}
+
+/* Sets OMPI_MCA_coll_tuned_use_dynamic_rules=1 unless the environment already decides. */
+static void enable_dynamic_rules(void) {
+    if (getenv("OMPI_MCA_coll_tuned_use_dynamic_rules")) return;
     /* Forced algorithms or a rules file in the environment have no effect without dynamic
      * rules; turning them on would change the default, so the environment decides. */
     for (char **e = environ; e && *e; e++) {
@@ -50,6 +61,17 @@ void mg_libalg_preinit(void) {
         }
     }
     if (!setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0)) we_set_dynamic_rules = 1;
+}
+#endif
+
+void mg_libalg_preinit(int level) {
+#ifdef OPEN_MPI
+    const char *off = getenv("MPIGUIDE_OFF");
+    if (off && !strcmp(off, "1")) return;
+    enable_dynamic_rules();
+    start_mpit_early(level);
+#else
+    (void)level;
 #endif
 }
 

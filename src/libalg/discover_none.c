@@ -17,7 +17,9 @@ static void off(int first_id) {
     mg_libalg_set_off(why);
 }
 
-void mg_libalg_preinit(void) {}
+void mg_libalg_preinit(int level) {
+    (void)level;
+}
 
 int mg_libalg_discover(int first_id) {
     off(first_id);

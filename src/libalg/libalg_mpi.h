@@ -8,11 +8,12 @@
 #include "runtime/call.h"
 #include "libalg.h"
 
-/* In the MPI_Init wrappers, before PMPI_Init: Open MPI reads coll_tuned_<coll>_algorithm only
- * when coll_tuned_use_dynamic_rules is true at MPI_Init, so this sets
- * OMPI_MCA_coll_tuned_use_dynamic_rules=1 unless the environment already decides (the variable
- * itself, MPIGUIDE_OFF=1, or coll_tuned variables that dynamic rules would activate). */
-void mg_libalg_preinit(void);
+/* In the MPI_Init wrappers, before PMPI_Init (`level`: the thread level the program asks for).
+ * Open MPI only: it reads coll_tuned_<coll>_algorithm only when coll_tuned_use_dynamic_rules is
+ * true at MPI_Init, so this sets OMPI_MCA_coll_tuned_use_dynamic_rules=1 unless the environment
+ * already decides (the variable itself, MPIGUIDE_OFF=1, or coll_tuned variables that dynamic
+ * rules would activate); and it starts MPI_T now, where it costs nothing extra (discover.c). */
+void mg_libalg_preinit(int level);
 
 /* Local discovery through MPI_T (no communication): fills the table of libalg.h with the
  * algorithms of every intercepted collective, ids from `first_id`. Needs no MPI_Init. Returns
