@@ -106,7 +106,7 @@ for app in $apps; do
 done
 echo
 echo "Figures of merit, median over $launches launches, default (no libmpiguide) and tuned, interleaved:"
-printf '%-11s %-22s %14s %14s %10s\n' application figure default tuned tuned/def
+printf '%-11s %-22s %14s %14s %9s %8s %16s\n' application figure default tuned tuned/def paired "paired 95 %"
 for app in $apps; do
     w=$work/$app
     fom_rows "$app" "$w" default tuned

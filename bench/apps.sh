@@ -58,16 +58,38 @@ app_merit() {
 # The median of the numbers on stdin (nothing for none).
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# One row per figure of APP: the medians over W/A-*.fom and W/B-*.fom and B / A.
+# The median of the numbers on stdin with a distribution-free 95 % interval for it (order
+# statistics k and n+1-k, k the largest with P(Binomial(n, 1/2) < k) <= 0.025; with fewer than
+# 6 numbers no k qualifies and the interval printed is the range, which covers less): "median
+# lo hi".
+median_ci() {
+    sort -g | awk '{ v[NR] = $1 } END {
+        n = NR; if (!n) exit
+        med = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        k = 1; c = 0; pk = 0.5 ^ n # P(X = 0)
+        for (j = 0; j < n; j++) { if (c + pk > 0.025) break; c += pk; k = j + 1; pk = pk * (n - j) / (j + 1) }
+        printf "%g %g %g\n", med, v[k], v[n + 1 - k] }'
+}
+
+# One row per figure of APP: the medians over W/A-*.fom and W/B-*.fom, B / A, and the launches
+# paired by number (A-i with B-i, run one after the other): the median of the B-i / A-i and its
+# 95 % interval (median_ci), which the launch-to-launch drift of the machine moves less.
 # fom_rows APP W A B
 fom_rows() {
-    local app=$1 w=$2 a=$3 b=$4 fig better x y
+    local app=$1 w=$2 a=$3 b=$4 fig better x y pr
     for fig in $(cat "$w/$a"-*.fom | awk '{ print $1 }' | sort -u); do
         better=$(cat "$w/$a"-*.fom | awk -v f="$fig" '$1 == f { print $3; exit }')
         x=$(cat "$w/$a"-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
         y=$(cat "$w/$b"-*.fom | awk -v f="$fig" '$1 == f { print $2 }' | median)
-        awk -v a="$app" -v f="$fig" -v x="$x" -v y="$y" -v b="$better" 'BEGIN {
-            printf "%-11s %-22s %14.6g %14.6g %9.3f  (%s is better)\n", a, f, x, y, (x > 0 ? y / x : 0),
-                   (b == "high" ? "higher" : "lower") }'
+        pr=$(for fa in "$w/$a"-*.fom; do
+            fb=$w/$b-${fa##*/$a-}
+            [ -f "$fb" ] || continue
+            awk -v f="$fig" '$1 == f { print $2 }' "$fa" "$fb" | paste -sd' ' |
+                awk 'NF == 2 && $1 > 0 { print $2 / $1 }'
+        done | median_ci)
+        awk -v a="$app" -v f="$fig" -v x="$x" -v y="$y" -v b="$better" -v pr="${pr:-- - -}" 'BEGIN {
+            split(pr, r, " ")
+            printf "%-11s %-22s %14.6g %14.6g %9.3f %8.3f %7.3f..%-7.3f (%s is better)\n", a, f, x, y,
+                   (x > 0 ? y / x : 0), r[1], r[2], r[3], (b == "high" ? "higher" : "lower") }'
     done
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Online mode (MPIGUIDE_ONLINE=1, docs/online.md) on unmodified applications, default against
-# online, interleaved over LAUNCHES launches each: bench/coll_times.c (each (collective, size)
-# timed in a loop), hpcc and LAMMPS's `melt` (Debian's packages, built against Open MPI, as in
-# bench/app_tune.sh). Prints per application the whole run's wall-clock time (launch included)
-# and its own figures, medians over the launches, and online / default; for coll_times also per
-# (collective, size) the time per call and what online mode decided there (the first launch's
-# report). With OFFLINE=1 also an offline tune of coll_times (`mpiguide tune --for` its record)
+# online, interleaved over LAUNCHES launches each (default, then online, launch by launch):
+# bench/coll_times.c (each (collective, size) timed in a loop), hpcc and LAMMPS's `melt`
+# (Debian's packages, built against Open MPI, as in bench/app_tune.sh). Prints per application
+# the whole run's wall-clock time (launch included) and its own figures, medians over the
+# launches, online / default, and the median of the launches' paired ratios with its 95 %
+# interval (apps.sh, fom_rows); for coll_times also per (collective, size) the time per call and
+# what online mode decided there (the first launch's report). With OFFLINE=1 also an offline tune of coll_times (`mpiguide tune --for` its record)
 # and, where the tune kept a speed-up, the share of it online mode's first run captured (calls
 # of that (collective, size) including their exploring). Ratios measured side by side, never
 # assertions. Run it alone on the machine: flock -x /work/machine.lock bench/online.sh
@@ -101,7 +102,7 @@ echo "Online mode against the default: $np ranks, $("$tool" --version | head -1)
 echo "(load average at the end: $(cut -d' ' -f1-3 /proc/loadavg): above the core count, other processes shared the cores)"
 echo
 echo "Whole runs, median over $launches launches each, interleaved (online includes its exploring):"
-printf '%-11s %-22s %14s %14s %10s\n' application figure default online online/def
+printf '%-11s %-22s %14s %14s %9s %8s %16s\n' application figure default online online/def paired "paired 95 %"
 for app in $apps; do
     w=$work/$app
     fom_rows "$app" "$w" default online

@@ -36,8 +36,12 @@
 #   sync_err_s     #@clock_sync_error_s of the raw header (the clock fit under the windows)
 #   flagged        observations flagged by the window synchronisation (start missed, overrun)
 # and for each column the exponent of a least-squares fit of log(value) against log(p) over all
-# p, and between the two largest p (1 is linear growth; columns that stay constant or are zero
-# say so instead).
+# p, over the p whose job spans several nodes (p > PPN), and between the two largest p (1 is
+# linear growth; columns that stay constant or are zero say so instead); then the verdict on the
+# columns that are the tool's own cost (raw_B, harness_sim_s, merge_sim_s, extra_KB_rank,
+# analyze_*, record_B, sync_err_s, flagged): each must grow at most linearly (exponent <= 1.1
+# over the multi-node p). The others measure SimGrid's host work or the MPI's collectives
+# (docs/at-scale.md, "What the tool's own cost means under simulation").
 #
 # Usage: bench/scale.sh [OUTDIR]   (default out/scale)
 # Environment: BUILD (default build/smpi), PS (default "16 64 256 1024"), PPN (16), PLATFORM,
@@ -161,28 +165,49 @@ for p in $ps; do
              rw - s1, bsm, rec, err, fl }' | tee -a "$table" >&2
 done
 
-# the exponent of log(value) = a + e log(p): least squares over all rows, and between the last two
-awk 'NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; n = NF; next }
-  {
-    x = log($1); rows++
-    for (i = 2; i <= n; i++) {
-      v = $i + 0
-      if (v > 0) { k[i]++; sx[i] += x; sy[i] += log(v); sxx[i] += x * x; sxy[i] += x * log(v) }
-      else zero[i]++
-      if (rows == 1) first[i] = $i; else if ($i != first[i]) varies[i] = 1
-      px[i] = lx[i]; pv[i] = lv[i]; lx[i] = x; lv[i] = v
-    }
+# the exponent of log(value) = a + e log(p): least squares over all rows, over the rows whose job
+# spans several nodes (p > PPN: from one node to several the network changes, not p), and
+# between the last two; then the verdict on the tool's own cost (docs/at-scale.md says why these
+# columns and not the others: the others are SimGrid's host work or the MPI's own collectives)
+own="raw_B harness_sim_s merge_sim_s extra_KB_rank analyze_cpu_s analyze_rss_KB record_B sync_err_s flagged"
+awk -v ppn="$ppn" -v own="$own" '
+  function fit(i, lo,    j, c, sx, sy, sxx, sxy) {
+    for (j = 1; j <= rows; j++)
+      if (P[j] > lo && V[j, i] > 0) { c++; sx += X[j]; sy += log(V[j, i]); sxx += X[j] * X[j]; sxy += X[j] * log(V[j, i]) }
+    return c < 2 ? "n/a" : sprintf("%.2f", (c * sxy - sx * sy) / (c * sxx - sx * sx))
   }
+  NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; n = NF; next }
+  { rows++; P[rows] = $1; X[rows] = log($1); for (i = 2; i <= n; i++) V[rows, i] = $i + 0; for (i = 2; i <= n; i++) S[rows, i] = $i }
   END {
-    printf "growth exponents (log-log least squares over %d values of p; last: between the two largest p; 1 = linear):\n", rows
+    printf "growth exponents (log-log least squares over %d values of p; nodes: over the p > %d, whose job spans nodes; last: between the two largest p; 1 = linear):\n", rows, ppn
+    split(own, o, " "); for (j in o) isown[o[j]] = 1
     for (i = 2; i <= n; i++) {
-      if (!varies[i]) { printf "  %-14s constant (%s)\n", name[i], first[i]; continue }
-      if (k[i] < 2) { printf "  %-14s n/a (%d of %d values are 0)\n", name[i], zero[i], rows; continue }
-      e = (k[i] * sxy[i] - sx[i] * sy[i]) / (k[i] * sxx[i] - sx[i] * sx[i])
-      last = (pv[i] > 0 && lv[i] > 0) ? sprintf("%6.2f", log(lv[i] / pv[i]) / (lx[i] - px[i])) : "   n/a"
-      printf "  %-14s all %6.2f  last %s%s\n", name[i], e, last,
-             zero[i] ? sprintf("  (fit over the %d non-zero values)", k[i]) : ""
+      varies = 0; zero = 0
+      for (j = 1; j <= rows; j++) { if (S[j, i] != S[1, i]) varies = 1; if (V[j, i] <= 0) zero++ }
+      if (!varies) { verdict[i] = "constant"; printf "  %-15s constant (%s)\n", name[i], S[1, i]; continue }
+      if (rows - zero < 2) { verdict[i] = "n/a"; printf "  %-15s n/a (%d of %d values are 0)\n", name[i], zero, rows; continue }
+      last = (V[rows - 1, i] > 0 && V[rows, i] > 0) ? sprintf("%.2f", log(V[rows, i] / V[rows - 1, i]) / (X[rows] - X[rows - 1])) : "n/a"
+      nodes = fit(i, ppn)
+      verdict[i] = nodes
+      printf "  %-15s all %6s  nodes %6s  last %6s%s\n", name[i], fit(i, 0), nodes, last,
+             zero ? sprintf("  (fits over the %d non-zero values)", rows - zero) : ""
     }
+    for (j = 1; j <= rows; j++) if (P[j] > ppn) multi++
+    if (multi < 2) {
+      printf "verdict: not judged (the goal is judged over the p > %d, and %d of them were run; at least 2 needed)\n", ppn, multi
+      exit
+    }
+    printf "the tool'"'"'s own cost, goal at most linear (nodes exponent <= 1.1; n/a: at most one non-zero value):\n"
+    over = 0; judged = 0
+    for (i = 2; i <= n; i++) {
+      if (!isown[name[i]]) continue
+      judged++
+      ok = verdict[i] == "constant" || verdict[i] == "n/a" || verdict[i] + 0 <= 1.1
+      if (!ok) over++
+      printf "  %-15s %-8s %s\n", name[i], verdict[i], ok ? "ok" : "OVER 1.1"
+    }
+    printf "verdict: %s (%d columns judged; the others are SimGrid'"'"'s host work or the collectives themselves)\n",
+           over ? over " over 1.1" : "all at most linear", judged
   }' "$table" >"$out/exponents.txt"
 cat "$table" "$out/exponents.txt"
 echo "# written: $table, $out/exponents.txt (each p: $out/pP/)" >&2
