@@ -147,6 +147,7 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
                            const mg_shape *sh, int64_t msize, int *rc) {
     if (act == MG_GUARD_DEFAULT) {
         mg_count(s->coll, MG_N_GUARD);
+        if (s->e.state == MG_GUARD_OFF) mg_memo_default(s->coll, a); /* off for good */
         if (mg_report_on) mg_report_seen(s->coll, msize, s->coll);
         *rc = mg_run_default(s->coll, a);
         return 1;

@@ -155,6 +155,10 @@ static void settle(int slot, int coll) {
     mg_left[slot][coll] = 0;
 }
 
+void mg_online_settle(int slot, int coll) {
+    settle(slot, coll);
+}
+
 void mg_online_slot_reset(int slot) {
     for (int coll = 0; coll < MPIGUIDE_COLL_COUNT; coll++) settle(slot, coll);
 }

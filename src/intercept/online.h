@@ -25,6 +25,8 @@ int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc);
 /* The communicator cache's slot is about to be refilled: the calls the fast path took on its
  * countdowns (mg_left) are credited to their cells, and the countdowns end. */
 void mg_online_slot_reset(int slot);
+/* The countdown of one (cache slot, collective) ends, its calls credited to their cell. */
+void mg_online_settle(int slot, int coll);
 
 /* ---- online_end.c ---- */
 /* What one cell decided, as rank 0 gathers it (plain numbers, sent as bytes). */

@@ -36,16 +36,18 @@ endif()
 # that windows were disturbed (ranks switched out of their cores: 3 ranks on 2 cores, or other
 # jobs on the machine). Label `load` (one busy process per core besides): the same checks on the
 # wrong entry, and the good one not left checking.
-set(GD_WRONG "MPI_Allreduce p=NP msize=1024 alg=allreduce_as_reduce_bcast calls=300 [^#]*state=")
+# (an entry switched off hands its later calls to the fast path, so its line counts the calls up
+# to the first that ran the default: ic.guard_off_fast checks those took the fast path)
+set(GD_WRONG "MPI_Allreduce p=NP msize=1024 alg=allreduce_as_reduce_bcast calls=")
 foreach(np ${GD_NPS})
   string(REPLACE "NP" "${np}" wrong "${GD_WRONG}")
   set(expect ${GD_OK}
     "mpiguide: warning: libmpiguide: guard: MPI_Allreduce 1024 B on ${np} ranks: allreduce_as_reduce_bcast (is slower than the default|undecided)"
-    "#@mpiguide guard ${wrong}(off off_after|undecided undecided_after)=[0-9]+ ranks_agree=yes"
-    "#@mpiguide guard ${wrong}(off off_after|undecided undecided_after)=[0-9]+\n"
+    "#@mpiguide guard ${wrong}([0-9]+ [^#]*state=off off_after|300 [^#]*state=undecided undecided_after)=[0-9]+ ranks_agree=yes"
+    "#@mpiguide guard ${wrong}([0-9]+ [^#]*state=off off_after|300 [^#]*state=undecided undecided_after)=[0-9]+\n"
     "#@pgmpi alg MPI_Allreduce 1024 default\n"
     "calls MPI_Allreduce total=601 mockup=[0-9]+ [^#]* guard_default=[1-9]")
-  set(reject "ranks_agree=no" "guard ${wrong}(confirmed|checking)"
+  set(reject "ranks_agree=no" "guard ${wrong}[0-9]+ [^#]*state=(confirmed|checking)"
     "guard MPI_Bcast p=${np} msize=1024 [^#]*state=checking")
   # WORLD and a duplicate freed before the end: each communicator has its own guard
   ic_test(guard_wrong_entry_np${np} NP ${np} RUN ${GD_RUN} $<TARGET_FILE:guard_app> --dup
@@ -55,6 +57,11 @@ foreach(np ${GD_NPS})
   ic_test(guard_wrong_entry_np${np} LOAD NP ${np} RUN ${GD_RUN} $<TARGET_FILE:guard_app> --dup
     EXPECT ${expect} REJECT ${reject})
 endforeach()
+# once off, the wrong entry's calls take the wrapper's fast path (the memo of the default)
+add_test(NAME ic.guard_off_fast COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/guard_off_fast.sh
+  ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:mpiguide_testalgs> $<TARGET_FILE:guard_app> ${GD} 2000)
+set_tests_properties(ic.guard_off_fast PROPERTIES ENVIRONMENT "${MG_MPI_ENV}" PROCESSORS 2
+  TIMEOUT 800)
 # the same wrong entry without the guard: it runs on every call, nothing is switched off
 foreach(load "" LOAD)
   ic_test(guard_off ${load} NP 2 RUN ${GD_RUN} MPIGUIDE_GUARD=0 $<TARGET_FILE:guard_app> --calls=150
