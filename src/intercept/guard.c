@@ -4,13 +4,13 @@
  * size) covered by an entry, guard_rule.h says which calls are sampled: a sampled call runs the
  * library's default or the mock-up and is timed locally, with whether the rank was switched out
  * of its core meanwhile. When a window of samples is complete, the ranks reduce their times and
- * flags (per sample the mean time and whether any rank was disturbed, PMPI_Allreduce on the
- * communicator's private duplicate: comm_private.c) and every rank decides from the same numbers,
- * so an entry is confirmed, switched off or left undecided (running the default) on every rank at
- * the same call. Every other call of a checking or confirmed entry costs a cache lookup, a probe of
- * a small table and guard_rule's counter compare. The finalize footer reports per entry the
- * speed-up with its 95 % interval, the windows and the disturbed ones, its state, and for entries
- * switched off whether all ranks agree on the call. */
+ * flags (the maximum per sample, one PMPI_Allreduce on the communicator's private duplicate:
+ * comm_private.c) and every rank decides from the same numbers, so an entry is confirmed,
+ * switched off or left undecided (running the default) on every rank at the same call. Every
+ * other call of a checking or confirmed entry costs a cache lookup, a probe of a small table and
+ * guard_rule's counter compare. The finalize footer reports per entry the speed-up with its 95 %
+ * interval, the windows and the disturbed ones, its state, and for entries switched off whether
+ * all ranks agree on the call. */
 #include "guard.h"
 #include "comm_private.h"
 #include "model/guard_rule.h"
@@ -108,27 +108,19 @@ static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
     return NULL;
 }
 
-/* The window is complete: the reductions over the ranks (the disturbed flags' maximum, the
- * times' exact sum: the mean per sample, guard_rule.h says why), then the same decision
- * everywhere. */
+/* The window is complete: one reduction over the ranks, then the same decision everywhere. */
 static void checkpoint(gcomm *g, gslot *s) {
     enum { W = MG_GUARD_WINDOW };
-    double x[W], out[2 * W];
-    int64_t sum[2 * W];
-    for (int i = 0; i < W; i++) {
-        sum[i] = mg_guard_ns(s->e.win_d[i]);
-        sum[W + i] = mg_guard_ns(s->e.win_t[i]);
-    }
-    MPI_Comm priv = mg_private_comm(g);
-    int rc = PMPI_Allreduce(s->e.win_x, x, W, MPI_DOUBLE, MPI_MAX, priv);
-    int rc2 = PMPI_Allreduce(MPI_IN_PLACE, sum, 2 * W, MPI_INT64_T, MPI_SUM, priv);
-    if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS) {
+    double in[3 * W], out[3 * W];
+    memcpy(in, s->e.win_d, sizeof s->e.win_d);
+    memcpy(in + W, s->e.win_t, sizeof s->e.win_t);
+    memcpy(in + 2 * W, s->e.win_x, sizeof s->e.win_x);
+    if (PMPI_Allreduce(in, out, 3 * W, MPI_DOUBLE, MPI_MAX, mg_private_comm(g)) != MPI_SUCCESS) {
         s->e.npairs = 0; /* the MPI failed on every rank alike: try the next window */
         return;
     }
-    for (int i = 0; i < 2 * W; i++) out[i] = mg_guard_mean(sum[i], g->p);
     mg_guard_verdict v;
-    mg_guard_decide(&s->e, out, out + W, x, W, &v);
+    mg_guard_decide(&s->e, out, out + W, out + 2 * W, W, &v);
     mg_guard_tell(g->rank, s->coll, s->msize, g->p, s->alg, &s->e, &v, &s->said_undecided);
 }
 

@@ -292,8 +292,8 @@ static void agree_step(ocomm *g, ocell *oc) {
     b[4] = oc->step_x ? 1.0 : 0.0;
     for (int i = 0; i < n; i++) {
         b[HEAD + i] = c ? c->wx[i] : 0.0;
-        g->sum[i] = mg_guard_ns(c ? c->wd[i] : -1.0);
-        g->sum[n + i] = mg_guard_ns(c ? c->wt[i] : -1.0);
+        g->sum[i] = mg_online_ns(c ? c->wd[i] : -1.0);
+        g->sum[n + i] = mg_online_ns(c ? c->wt[i] : -1.0);
     }
     long s0 = mg_switches();
     double t0 = PMPI_Wtime();
@@ -313,7 +313,7 @@ static void agree_step(ocomm *g, ocell *oc) {
         oc->off = 1;
         return;
     }
-    for (int i = 0; i < 2 * n; i++) g->mean[i] = mg_guard_mean(g->sum[i], g->p);
+    for (int i = 0; i < 2 * n; i++) g->mean[i] = mg_online_mean(g->sum[i], g->p);
     mg_online_budget bud = {mg_rt.s.online_budget, b[1], -b[2], -b[0], b[4] > 0};
     mg_online_verdict v;
     mg_online_decide(c, g->mean, g->mean + n, b + HEAD, n, &bud, &v);

@@ -8,16 +8,6 @@
 
 #define WALSH_MAX (MG_GUARD_KEEP * (MG_GUARD_KEEP + 1) / 2)
 
-/* Whole nanoseconds: at most 10^5 s a call, so that the sum over 92,000 ranks fits. */
-int64_t mg_guard_ns(double seconds) {
-    if (!(seconds >= 0)) return -1000000000;
-    return seconds < 1e5 ? (int64_t)llround(seconds * 1e9) : (int64_t)100000 * 1000000000;
-}
-
-double mg_guard_mean(int64_t sum_ns, int p) {
-    return p > 0 ? (double)sum_ns / 1e9 / p : -1.0;
-}
-
 void mg_guard_init(mg_guard_entry *e) {
     memset(e, 0, sizeof *e);
     e->next = e->pair = MG_GUARD_FIRST;

@@ -107,23 +107,9 @@ static inline int mg_guard_step(mg_guard_entry *e) {
 /* Records the time of a sampled call (action as mg_guard_step returned; seconds < 0: the call
  * could not be timed as sampled, the same on every rank, and its pair starts again at the next
  * call; disturbed: this rank was switched out during it). Returns 1 when the window is
- * complete: the caller reduces win_d and win_t over the ranks to their mean (mg_guard_ns,
- * mg_guard_mean) and win_x to its maximum, and calls mg_guard_decide with the result. */
+ * complete: the caller reduces win_d, win_t and win_x over the ranks (maximum per element) and
+ * calls mg_guard_decide with the result. */
 int mg_guard_record(mg_guard_entry *e, int action, double seconds, int disturbed);
-
-/* A sample's time as the ranks' agreement adds it: whole nanoseconds (a negative time, a call
- * that could not run, the same on every rank: -1 s). Integer sums are exact, so every rank holds
- * the same sum in whatever order the MPI adds the ranks' values. */
-int64_t mg_guard_ns(double seconds);
-
-/* The agreed sample: the mean over the p ranks of their times (sum_ns of mg_guard_ns). The mean,
- * not the slowest rank's time: a rank's time in the application is the sum of its calls' times,
- * so the mean per call adds up to what the calls cost the average rank, while the slowest
- * rank's time of one call is, in a loop whose ranks run ahead of each other, mostly its wait for
- * the last rank to arrive, which the calls before decided (a rotating-root MPI_Gather at 64
- * simulated ranks: 20 against 18.5 us, 1.08x, while the loop runs 11x faster with
- * gather_as_gatherv; docs/interception.md "The guard"). */
-double mg_guard_mean(int64_t sum_ns, int p);
 
 typedef struct mg_guard_verdict {
     int slower, faster; /* switched off; confirmed (or kept confirmed) */

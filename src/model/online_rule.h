@@ -206,8 +206,16 @@ static inline int mg_online_step(mg_online_cell *c, int *cand) {
  * scheduled, the same on every rank: a candidate's decline, or a default the caller could not
  * time; disturbed: this rank was switched out of its core during it). Returns 1 when the window
  * is complete: the caller reduces wd, wt[0 .. nslots) over the ranks to their mean
- * (mg_guard_ns, mg_guard_mean) and wx to its maximum, and calls mg_online_decide. */
+ * (mg_online_ns, mg_online_mean) and wx to its maximum, and calls mg_online_decide. */
 int mg_online_record(mg_online_cell *c, int action, double seconds, int disturbed);
+
+/* A sample's time as the agreement adds it: whole nanoseconds (a negative time, a call that
+ * could not run, the same on every rank: -1 s). Integer sums are exact, so every rank holds the
+ * same sum in whatever order the MPI adds the ranks' values. */
+int64_t mg_online_ns(double seconds);
+
+/* The agreed sample: the mean over the p ranks of their times (sum_ns of mg_online_ns). */
+double mg_online_mean(int64_t sum_ns, int p);
 
 /* The communicator's agreed view of what exploring has cost, for the budget. */
 typedef struct mg_online_budget {

@@ -440,15 +440,15 @@ static void declines(void) {
 /* The agreement's sample is the mean over the ranks, summed in whole nanoseconds: exact, so the
  * same on every rank; a call that could not run (-1 s on every rank) stays negative. */
 static void agreement_sum(void) {
-    CHECK(mg_guard_ns(1.5e-6) == 1500 && mg_guard_ns(0.0) == 0, "1.5 us: %lld ns",
-          (long long)mg_guard_ns(1.5e-6));
+    CHECK(mg_online_ns(1.5e-6) == 1500 && mg_online_ns(0.0) == 0, "1.5 us: %lld ns",
+          (long long)mg_online_ns(1.5e-6));
     int64_t sum = 0;
-    for (int r = 0; r < 256; r++) sum += mg_guard_ns(-1.0);
-    CHECK(mg_guard_mean(sum, 256) < 0, "a declined call stays declined (%g)",
-          mg_guard_mean(sum, 256));
-    sum = mg_guard_ns(20e-6) + 63 * mg_guard_ns(0.25e-6);
-    CHECK(fabs(mg_guard_mean(sum, 64) - 0.55859375e-6) < 1e-15, "mean %g s",
-          mg_guard_mean(sum, 64));
+    for (int r = 0; r < 256; r++) sum += mg_online_ns(-1.0);
+    CHECK(mg_online_mean(sum, 256) < 0, "a declined call stays declined (%g)",
+          mg_online_mean(sum, 256));
+    sum = mg_online_ns(20e-6) + 63 * mg_online_ns(0.25e-6);
+    CHECK(fabs(mg_online_mean(sum, 64) - 0.55859375e-6) < 1e-15, "mean %g s",
+          mg_online_mean(sum, 64));
 }
 
 /* A loop of MPI_Gather whose root moves with the call, its ranks running ahead of each other
@@ -479,19 +479,19 @@ static void pipelined_ranks(void) {
             for (int rank = 0; rank < P; rank++) { /* rank 0: the call's root */
                 double t = rank == 0 ? noisy(cand ? 18.5e-6 : 20e-6, 0.15)
                                      : noisy(cand ? 0.011e-6 : 4.21e-6, 0.3);
-                sum += mg_guard_ns(t);
+                sum += mg_online_ns(t);
                 if (rank == 1) mine = t; /* this rank's own time, as the cell keeps it */
             }
             if (cand)
                 st[slot] = sum;
             else
                 sd[slot] = sum;
-            elapsed += mg_guard_mean(sum, P);
+            elapsed += mg_online_mean(sum, P);
             if (!mg_online_record(&cell, act, mine, 0)) continue;
             double d[MG_ONLINE_SLOTS], t[MG_ONLINE_SLOTS], x[MG_ONLINE_SLOTS] = {0};
             for (int j = 0; j < cell.nslots; j++) {
-                d[j] = mg_guard_mean(sd[j], P);
-                t[j] = cell.scand[j] >= 0 ? mg_guard_mean(st[j], P) : -1.0;
+                d[j] = mg_online_mean(sd[j], P);
+                t[j] = cell.scand[j] >= 0 ? mg_online_mean(st[j], P) : -1.0;
             }
             mg_online_budget b = {0.1, cell.cost, elapsed, 5e-6, 0};
             mg_online_verdict v;
