@@ -5,8 +5,8 @@
  * shares, so a cell's calls are the same calls on every rank. model/online_rule.h says what each
  * call of a cell runs; this file runs it (the dispatcher's plan first: a candidate runs only on a
  * call it supports, as in tuned mode), times it (timed.c), and at the end of a window reduces the
- * ranks' times over the private duplicate (the mean per sample, online_rule.h) and applies the
- * rule's decision, identical everywhere. A committed winner runs through the general path's
+ * ranks' times over the private duplicate (the maximum per sample) and applies the rule's
+ * decision, identical everywhere. A committed winner runs through the general path's
  * mg_intercept_alg, so the guard checks it from then on; a cell decided for the default (or never
  * raced) memoises its calls as repeatable defaults, so they take the fast path again. So does a
  * cell between its timed calls (before its calibration, paused by the budget, before its next
@@ -51,9 +51,7 @@ typedef struct ocell {
 typedef struct ocomm { /* online mode's state of one communicator */
     int p, rank, ncells;
     ocell cell[CELLS];
-    double buf[HEAD + MG_ONLINE_SLOTS]; /* one agreement's maxima: scalars, disturbed flags */
-    int64_t sum[2 * MG_ONLINE_SLOTS];   /* and its sums: the times in nanoseconds */
-    double mean[2 * MG_ONLINE_SLOTS];   /* the sums as mean seconds per rank */
+    double buf[HEAD + 3 * MG_ONLINE_SLOTS]; /* one agreement's reduction */
 } ocomm;
 
 int mg_online_on;
@@ -278,8 +276,7 @@ static int candidates(int coll, int *algs) {
 }
 
 /* The agreement at the end of a window (or, for a rank without the race state, of the
- * calibration): one reduction of the budget's scalars and the disturbed flags (maximum), one of
- * the window's times (their exact sum, so the mean per sample: online_rule.h says why), then the
+ * calibration): one reduction of the window's reduced times and the budget's scalars, then the
  * decision. A rank that could not allocate makes every rank's cell run the default. */
 static void agree_step(ocomm *g, ocell *oc) {
     mg_online_cell *c = oc->race;
@@ -291,18 +288,16 @@ static void agree_step(ocomm *g, ocell *oc) {
     b[3] = c ? 0.0 : 1.0;
     b[4] = oc->step_x ? 1.0 : 0.0;
     for (int i = 0; i < n; i++) {
-        b[HEAD + i] = c ? c->wx[i] : 0.0;
-        g->sum[i] = mg_online_ns(c ? c->wd[i] : -1.0);
-        g->sum[n + i] = mg_online_ns(c ? c->wt[i] : -1.0);
+        b[HEAD + i] = c ? c->wd[i] : -1.0;
+        b[HEAD + n + i] = c ? c->wt[i] : -1.0;
+        b[HEAD + 2 * n + i] = c ? c->wx[i] : 0.0;
     }
     long s0 = mg_switches();
     double t0 = PMPI_Wtime();
-    MPI_Comm priv = mg_private_comm(g);
-    int rc = PMPI_Allreduce(MPI_IN_PLACE, b, HEAD + n, MPI_DOUBLE, MPI_MAX, priv);
-    int rc2 = PMPI_Allreduce(MPI_IN_PLACE, g->sum, 2 * n, MPI_INT64_T, MPI_SUM, priv);
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, b, HEAD + 3 * n, MPI_DOUBLE, MPI_MAX, mg_private_comm(g));
     oc->step_s = PMPI_Wtime() - t0;
     oc->step_x = s0 >= 0 && mg_switches() != s0;
-    if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS) { /* failed on every rank alike: again */
+    if (rc != MPI_SUCCESS) { /* failed on every rank alike: the window again */
         if (c) mg_online_retry(c);
         oc->pending = oc->calls + MG_ONLINE_CALIBRATE;
         return;
@@ -313,10 +308,9 @@ static void agree_step(ocomm *g, ocell *oc) {
         oc->off = 1;
         return;
     }
-    for (int i = 0; i < 2 * n; i++) g->mean[i] = mg_online_mean(g->sum[i], g->p);
     mg_online_budget bud = {mg_rt.s.online_budget, b[1], -b[2], -b[0], b[4] > 0};
     mg_online_verdict v;
-    mg_online_decide(c, g->mean, g->mean + n, b + HEAD, n, &bud, &v);
+    mg_online_decide(c, b + HEAD, b + HEAD + n, b + HEAD + 2 * n, n, &bud, &v);
     run_cost += v.cost;
 }
 

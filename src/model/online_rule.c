@@ -6,16 +6,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Whole nanoseconds: at most 10^5 s a call, so that the sum over 92,000 ranks fits. */
-int64_t mg_online_ns(double seconds) {
-    if (!(seconds >= 0)) return -1000000000;
-    return seconds < 1e5 ? (int64_t)llround(seconds * 1e9) : (int64_t)100000 * 1000000000;
-}
-
-double mg_online_mean(int64_t sum_ns, int p) {
-    return p > 0 ? (double)sum_ns / 1e9 / p : -1.0;
-}
-
 /* Insertion sort of a few dozen values, in place. */
 static void sort_small(double *v, int n) {
     for (int i = 1; i < n; i++) {

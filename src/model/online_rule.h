@@ -2,15 +2,9 @@
  * which candidate, what a window of reduced sample pairs decides, and what exploring may cost.
  * A cell is one (communicator, collective, message-size bucket, element size and op class of a
  * reduction) that no profile covers. The library side (src/intercept/online.c) runs and times
- * the calls this file schedules, reduces each window over the communicator's ranks (per sample
- * the mean of the ranks' times, summed exactly in nanoseconds, and whether any rank was
- * disturbed, on a private duplicate) and applies what this file decides, so every rank, holding
- * the same reduced numbers, decides the same at the same call. The mean, not the slowest rank:
- * a rank's time in the application is the sum of its calls' times, so the mean per call adds up
- * to what the cell costs the average rank; the slowest rank's time of one call is, in a loop
- * whose ranks run ahead of each other, mostly the wait for the last rank to arrive, which the
- * calls before it decided (a rotating-root MPI_Gather at 64 simulated ranks: 20 against 18.5 us,
- * 1.08x, while the loop runs 11x faster with the candidate; docs/online.md). The
+ * the calls this file schedules, reduces each window over the communicator's ranks (the maximum
+ * per sample, one PMPI_Allreduce on a private duplicate) and applies what this file decides, so
+ * every rank, holding the same reduced numbers, decides the same at the same call. The
  * statistics are the guard's (guard_rule.h: the paired signed-rank test and the Hodges-Lehmann
  * speed-up of the pairs' log ratios), the margin is the guard's, and after a commit the guard
  * checks the winner for the rest of the run.
@@ -205,17 +199,9 @@ static inline int mg_online_step(mg_online_cell *c, int *cand) {
 /* Records a timed call (action as mg_online_step returned; seconds < 0: it could not run as
  * scheduled, the same on every rank: a candidate's decline, or a default the caller could not
  * time; disturbed: this rank was switched out of its core during it). Returns 1 when the window
- * is complete: the caller reduces wd, wt[0 .. nslots) over the ranks to their mean
- * (mg_online_ns, mg_online_mean) and wx to its maximum, and calls mg_online_decide. */
+ * is complete: the caller reduces wd, wt, wx[0 .. nslots) over the ranks (maximum per element)
+ * and calls mg_online_decide. */
 int mg_online_record(mg_online_cell *c, int action, double seconds, int disturbed);
-
-/* A sample's time as the agreement adds it: whole nanoseconds (a negative time, a call that
- * could not run, the same on every rank: -1 s). Integer sums are exact, so every rank holds the
- * same sum in whatever order the MPI adds the ranks' values. */
-int64_t mg_online_ns(double seconds);
-
-/* The agreed sample: the mean over the p ranks of their times (sum_ns of mg_online_ns). */
-double mg_online_mean(int64_t sum_ns, int p);
 
 /* The communicator's agreed view of what exploring has cost, for the budget. */
 typedef struct mg_online_budget {

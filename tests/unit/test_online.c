@@ -437,73 +437,6 @@ static void declines(void) {
     CHECK(o.winner == 1, "the other candidate wins (%d)", o.winner);
 }
 
-/* The agreement's sample is the mean over the ranks, summed in whole nanoseconds: exact, so the
- * same on every rank; a call that could not run (-1 s on every rank) stays negative. */
-static void agreement_sum(void) {
-    CHECK(mg_online_ns(1.5e-6) == 1500 && mg_online_ns(0.0) == 0, "1.5 us: %lld ns",
-          (long long)mg_online_ns(1.5e-6));
-    int64_t sum = 0;
-    for (int r = 0; r < 256; r++) sum += mg_online_ns(-1.0);
-    CHECK(mg_online_mean(sum, 256) < 0, "a declined call stays declined (%g)",
-          mg_online_mean(sum, 256));
-    sum = mg_online_ns(20e-6) + 63 * mg_online_ns(0.25e-6);
-    CHECK(fabs(mg_online_mean(sum, 64) - 0.55859375e-6) < 1e-15, "mean %g s",
-          mg_online_mean(sum, 64));
-}
-
-/* A loop of MPI_Gather whose root moves with the call, its ranks running ahead of each other
- * (bench/online_sim.c at 64 simulated ranks, SMPI; docs/online.md "How it decides"): per call
- * the root waits about 18-20 us for the last rank to arrive, with either algorithm (the calls
- * before decided when that rank arrives), while every other rank takes 4.2 us in the default's
- * tree and 0.01 us in the candidate's (MPI_Gatherv: a non-root sends and leaves). The loop runs
- * 11x faster with the candidate. Agreed as the mean over the ranks, the race commits it; agreed
- * as the slowest rank's time (the agreement before), the pairs were 20 against 18.5 us, within
- * the margin, and it never did. */
-static void pipelined_ranks(void) {
-    enum { P = 64, CALLS = 2000 };
-    int wins = 0;
-    for (int r = 0; r < 20; r++) {
-        int algs[1] = {100};
-        mg_online_init(&cell, 0, algs, 1, 0);
-        int64_t sd[MG_ONLINE_SLOTS], st[MG_ONLINE_SLOTS];
-        double elapsed = 0;
-        for (int i = 0; i < CALLS; i++) {
-            int k, act = mg_online_step(&cell, &k), slot = cell.slot;
-            if (act != MG_ONLINE_TIME_DEFAULT && act != MG_ONLINE_TIME_CAND) {
-                elapsed += act == MG_ONLINE_RUN_WINNER ? 0.3e-6 : 4.5e-6;
-                continue;
-            }
-            int cand = act == MG_ONLINE_TIME_CAND;
-            int64_t sum = 0;
-            double mine = 0;
-            for (int rank = 0; rank < P; rank++) { /* rank 0: the call's root */
-                double t = rank == 0 ? noisy(cand ? 18.5e-6 : 20e-6, 0.15)
-                                     : noisy(cand ? 0.011e-6 : 4.21e-6, 0.3);
-                sum += mg_online_ns(t);
-                if (rank == 1) mine = t; /* this rank's own time, as the cell keeps it */
-            }
-            if (cand)
-                st[slot] = sum;
-            else
-                sd[slot] = sum;
-            elapsed += mg_online_mean(sum, P);
-            if (!mg_online_record(&cell, act, mine, 0)) continue;
-            double d[MG_ONLINE_SLOTS], t[MG_ONLINE_SLOTS], x[MG_ONLINE_SLOTS] = {0};
-            for (int j = 0; j < cell.nslots; j++) {
-                d[j] = mg_online_mean(sd[j], P);
-                t[j] = cell.scand[j] >= 0 ? mg_online_mean(st[j], P) : -1.0;
-            }
-            mg_online_budget b = {0.1, cell.cost, elapsed, 5e-6, 0};
-            mg_online_verdict v;
-            mg_online_decide(&cell, d, t, x, cell.nslots, &b, &v);
-        }
-        wins += cell.state == MG_ONLINE_COMMITTED && cell.winner == 0;
-        CHECK(cell.state == MG_ONLINE_COMMITTED, "run %d: state %d after %d calls (best %.3gx)", r,
-              cell.state, CALLS, cell.cand[0].est);
-    }
-    CHECK(wins == 20, "committed in %d of 20 runs", wins);
-}
-
 /* Rotation: every call the next candidate, from the first call; no timing, no decision. */
 static void rotation(void) {
     int algs[3] = {7, 8, 9};
@@ -535,7 +468,5 @@ int main(void) {
     all_disturbed();
     declines();
     rotation();
-    agreement_sum();
-    pipelined_ranks();
     return DONE();
 }
