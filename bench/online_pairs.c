@@ -7,7 +7,10 @@
  * the slowest rank's time and as the mean of the ranks' times, with the median times per call.
  *   usage: smpirun ... online_pairs CALLS BYTES W G [MODE]
  *          BYTES per rank (a multiple of 4, at most 64); MODE: pairs (default), default or
- *          candidate (the loop of that one alone); ONLINE_PAIRS_SCATTER=1: MPI_Scatter */
+ *          candidate (the loop of that one alone); ONLINE_PAIRS_SCATTER=1: MPI_Scatter;
+ *          ONLINE_PAIRS_STRETCH=B: each half of a pair is B consecutive calls of one algorithm,
+ *          timed as one (per call: its time / B), to see how long a stretch must be before a
+ *          pair measures the loop rather than the pipeline the calls before set up */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,12 +77,13 @@ int main(int argc, char **argv) {
     int calls = atoi(argv[1]), k = atoi(argv[2]) / 4, w = atoi(argv[3]), g = atoi(argv[4]);
     const char *mode = argc > 5 ? argv[5] : "pairs";
     scatter = getenv("ONLINE_PAIRS_SCATTER") && atoi(getenv("ONLINE_PAIRS_SCATTER"));
+    int stretch = getenv("ONLINE_PAIRS_STRETCH") ? atoi(getenv("ONLINE_PAIRS_STRETCH")) : 1;
     int np = 0, maxp = calls / 2 + 1, pure = strcmp(mode, "pairs") != 0;
     a = malloc(sizeof(int) * 16), b = malloc(sizeof(int) * 16 * (size_t)p);
     counts = malloc(sizeof(int) * (size_t)p), displs = malloc(sizeof(int) * (size_t)p);
     double *td = calloc((size_t)maxp, sizeof(double)), *tc = calloc((size_t)maxp, sizeof(double));
     if (!a || !b || !counts || !displs || !td || !tc || calls < 1 || k < 1 || k > 16 ||
-        (!pure && w < 1) || g < 0)
+        (!pure && w < 1) || g < 0 || stretch < 1)
         MPI_Abort(MPI_COMM_WORLD, 2);
     for (int i = 0; i < p; i++) counts[i] = k, displs[i] = i * k;
     MPI_Comm agree;
@@ -91,16 +95,16 @@ int main(int argc, char **argv) {
         for (int alg = strcmp(mode, "candidate") == 0; it < calls; it++) call(alg, it, k);
     for (int window = 0; it < calls; window++) {
         for (int i = 0; i < g && it < calls; i++) call(0, it++, k);
-        for (int q = 0; q < w && it + 2 <= calls; q++, np++) {
+        for (int q = 0; q < w && it + 2 * stretch <= calls; q++, np++) {
             int default_first = ((q + window) & 1) == 0;
             for (int half = 0; half < 2; half++) {
                 int alg = (half == 0) != default_first;
                 double t = MPI_Wtime();
-                call(alg, it++, k);
-                *(alg ? &tc[np] : &td[np]) = MPI_Wtime() - t;
+                for (int i = 0; i < stretch; i++) call(alg, it++, k);
+                *(alg ? &tc[np] : &td[np]) = (MPI_Wtime() - t) / stretch;
             }
         }
-        while (it < calls && it + 2 > calls) call(0, it++, k); /* no room for a pair */
+        while (it < calls && it + 2 * stretch > calls) call(0, it++, k); /* no room for a pair */
         double x = 0, y;
         MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, agree); /* the window's agreement */
     }
@@ -115,8 +119,8 @@ int main(int argc, char **argv) {
     MPI_Gather(td, np, MPI_DOUBLE, all_d, np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     MPI_Gather(tc, np, MPI_DOUBLE, all_c, np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (!rank) {
-        printf("online_pairs %s %d ranks, %d B, %s, W=%d G=%d: loop %.4g us per call\n",
-               scatter ? "MPI_Scatter" : "MPI_Gather", p, 4 * k, mode, w, g, most * 1e6);
+        printf("online_pairs %s %d ranks, %d B, %s, W=%d G=%d stretch=%d: loop %.4g us per call\n",
+               scatter ? "MPI_Scatter" : "MPI_Gather", p, 4 * k, mode, w, g, stretch, most * 1e6);
         if (np) summary(all_d, all_c, np);
     }
     free(all_d), free(all_c), free(td), free(tc), free(a), free(b), free(counts), free(displs);

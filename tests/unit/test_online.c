@@ -5,9 +5,7 @@
  * that a candidate 20x slower is dropped after its one probe pair, that candidates no faster than
  * the default (equal, slower, or faster only on disturbed pairs) are never committed in 200
  * simulated cells each, that exploring stays within its budget (a probe that overruns it is
- * reported and paid back by pausing), declines and rotation, and that the agreement's mean of
- * the ranks' times (exact nanosecond sums) sees a pipelined loop's gain that the slowest rank's
- * time hid.
+ * reported and paid back by pausing), and declines and rotation.
  * The MPI side is tests/mpi/intercept_online.cmake. */
 #include "check.h"
 #include "model/online_rule.h"
