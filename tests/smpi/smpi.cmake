@@ -32,6 +32,10 @@ add_dependencies(smpi_online_sim mpiguide_static)
 target_link_libraries(smpi_online_sim PRIVATE
   "-Wl,--whole-archive" $<TARGET_FILE:mpiguide_static> "-Wl,--no-whole-archive")
 
+# bench/online_pairs.c (docs/online.md "Pairs inside a pipelined loop"), built so that it
+# compiles under -Werror; it needs no libmpiguide
+add_executable(smpi_online_pairs ${CMAKE_SOURCE_DIR}/bench/online_pairs.c)
+
 # mg_smpi_test(NAME SCRIPT ARGS...)
 function(mg_smpi_test name script)
   add_test(NAME smpi.${name}
