@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Online mode (MPIGUIDE_ONLINE=1, docs/online.md) on unmodified applications, default against
-# online, interleaved over LAUNCHES launches each (default, then online, launch by launch):
+# online, interleaved over LAUNCHES launches each (in pairs, default first in odd pairs, online
+# first in even ones):
 # bench/coll_times.c (each (collective, size) timed in a loop), hpcc and LAMMPS's `melt`
 # (Debian's packages, built against Open MPI, as in bench/app_tune.sh). Prints per application
 # the whole run's wall-clock time (launch included) and its own figures, medians over the
@@ -78,11 +79,20 @@ online_env=(LD_PRELOAD="$lib" MPIGUIDE_ONLINE=1)
 for app in $apps; do
     w=$work/$app
     mkdir -p "$w"
+    # pair i: default first in odd pairs, online first in even ones (ABBA), so that a machine
+    # drifting within the pairs does not favour one arm
     for i in $(seq 1 "$launches"); do
-        echo "online.sh: $app: launch $i of $launches (default, then online)" >&2
-        run "$app" "$w/default-$i" && merit "$app" "$w/default-$i" >"$w/default-$i.fom"
-        run "$app" "$w/online-$i" "${online_env[@]}" MPIGUIDE_REPORT="$w/online-$i/report.txt" &&
-            merit "$app" "$w/online-$i" >"$w/online-$i.fom"
+        arms="default online"
+        [ $((i % 2)) -eq 0 ] && arms="online default"
+        echo "online.sh: $app: launch $i of $launches (${arms/ /, then })" >&2
+        for arm in $arms; do
+            if [ "$arm" = default ]; then
+                run "$app" "$w/default-$i" && merit "$app" "$w/default-$i" >"$w/default-$i.fom"
+            else
+                run "$app" "$w/online-$i" "${online_env[@]}" MPIGUIDE_REPORT="$w/online-$i/report.txt" &&
+                    merit "$app" "$w/online-$i" >"$w/online-$i.fom"
+            fi
+        done
     done
 done
 
