@@ -20,7 +20,11 @@
 # core, block placement) under SELECTOR (default ompi), NP defaults to 256, the default input is
 # the small simulated one below, and LAUNCHES, VALIDATE and REMEASURE default to 1 (simulated
 # time is deterministic: more launches repeat the same numbers). The targets there are
-# Jaccard 1.0 and precision 1.0.
+# Jaccard 1.0 and precision 1.0. NP below the platform's cores takes its first NP / cores-per-node
+# nodes (smpirun uses the hostfile's first NP lines): NP=512 on jupiter-36x16.xml is 32 x 16.
+# Under a `ulimit -v` near NP x 100 MB (every rank's default message pool, all in one process;
+# 512 ranks under `ulimit -v 40000000` skip measurements "out of memory"), shrink the pools:
+# MPIGUIDE_CONFIG=FILE holding `size_msg_buffer_bytes 4194304` (docs/at-scale.md).
 #
 # Usage: bench/decision_quality.sh [OUTDIR]   (default out/decision_quality)
 # Environment: MPIS (default "openmpi mpich"; or smpi), NP (default 2), INPUT (default: the small
