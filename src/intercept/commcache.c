@@ -37,23 +37,23 @@ static int delete_attr(MPI_Comm comm, int kv, void *val, void *extra) {
     return MPI_SUCCESS;
 }
 
+int mg_memo_key_default(int coll, const mg_args *a, const mg_centry *e, uintptr_t *tk, int *cnt,
+                        uintptr_t *ok) {
+    if (mg_coll_sizeless(coll)) return mg_memo_key(coll, a, e->rank, e->p, tk, cnt, ok);
+    int64_t count;
+    int ts;
+    MPI_Datatype t;
+    mg_call_source(coll, a, e->rank, e->p, &count, &t);
+    return count >= 0 && mg_tcache_get(t, &ts) && mg_memo_key_of(coll, a, count, t, tk, cnt, ok);
+}
+
 void mg_memo_default(int coll, const mg_args *a) {
     if (mg_threads || (mg_rt.s.repair && mg_defects_in(coll))) return;
     uintptr_t k = mg_hbits(&a->comm, sizeof a->comm);
     mg_centry *e = &mg_ccache[mg_hslot(k, 6)];
-    if (e->key != k || !k || e->flags) return;
     uintptr_t tk = 0, ok = 0;
-    int cnt = 0, ts;
-    if (mg_coll_sizeless(coll)) {
-        if (!mg_memo_key(coll, a, e->rank, e->p, &tk, &cnt, &ok)) return;
-    } else { /* as mg_decide: only predefined datatypes, whose handles are never reused */
-        int64_t count;
-        MPI_Datatype t;
-        mg_call_source(coll, a, e->rank, e->p, &count, &t);
-        if (count < 0 || !mg_tcache_get(t, &ts) ||
-            !mg_memo_key_of(coll, a, count, t, &tk, &cnt, &ok))
-            return;
-    }
+    int cnt = 0;
+    if (e->key != k || !k || e->flags || !mg_memo_key_default(coll, a, e, &tk, &cnt, &ok)) return;
     e->dtype[coll] = tk, e->dcount[coll] = cnt, e->dop[coll] = ok;
     if (mg_online_on) { /* online mode's fast path takes a memo only with a countdown: endless */
         int slot = (int)(e - mg_ccache);

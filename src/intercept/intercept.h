@@ -207,6 +207,11 @@ void mg_comm_stop(void);
  * MPI_THREAD_MULTIPLE, for a communicator opted out, a datatype that is not predefined, or a
  * collective with a known defect that MPIGUIDE_REPAIR may repair per call. */
 void mg_memo_default(int coll, const mg_args *a);
+/* The memo key of a call on the communicator of cache entry e that ran the default, as
+ * mg_decide keys it: a constant for the collectives without a shared size, else only with a
+ * predefined datatype (whose handle is never reused for another type). 0: not memoisable. */
+int mg_memo_key_default(int coll, const mg_args *a, const mg_centry *e, uintptr_t *tk, int *cnt,
+                        uintptr_t *ok);
 
 /* ---- datatype sizes: predefined types from a table filled at start ---- */
 #define MG_TC_BITS 7

@@ -240,20 +240,11 @@ static ocell *cell_of(ocomm *g, uint64_t key) {
 static void memo_default(int coll, const mg_args *a, const mg_callinfo *ci, ocell *owner,
                          uint64_t n) {
     uintptr_t tk = 0, ok = 0;
-    int cnt = 0, ts;
+    int cnt = 0;
     mg_centry *e = (mg_centry *)ci->e;
-    if (!e || e->flags || ci->sel == MG_SEL_OTHERTYPE || (mg_rt.s.repair && mg_defects_in(coll)))
+    if (!e || e->flags || ci->sel == MG_SEL_OTHERTYPE || (mg_rt.s.repair && mg_defects_in(coll)) ||
+        !mg_memo_key_default(coll, a, e, &tk, &cnt, &ok))
         return;
-    if (mg_coll_is_v(coll)) {
-        if (!mg_memo_key(coll, a, e->rank, e->p, &tk, &cnt, &ok)) return;
-    } else {
-        int64_t count;
-        MPI_Datatype t;
-        mg_call_source(coll, a, e->rank, e->p, &count, &t);
-        if (count < 0 || !mg_tcache_get(t, &ts) ||
-            !mg_memo_key_of(coll, a, count, t, &tk, &cnt, &ok))
-            return;
-    }
     e->dtype[coll] = tk, e->dcount[coll] = cnt, e->dop[coll] = ok;
     int slot = (int)(e - mg_ccache);
     if (!owner) {

@@ -2,13 +2,13 @@
  * without any link to mpiguide: N rounds of MPI_Allreduce (sum of ints) and MPI_Bcast (a root
  * that moves) on one message size, each result checked, on MPI_COMM_WORLD and with --dup also
  * on a duplicate that is freed before MPI_Finalize. Options: --calls=N (default 300),
- * --bytes=B (default 1024, a multiple of 4), --dup. */
+ * --bytes=B (default 1024, a multiple of 4), --dup, --barrier (an MPI_Barrier per round too). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int npass, nfail;
+static int npass, nfail, barrier;
 
 static void rounds(MPI_Comm comm, int n, int count) {
     int p, r;
@@ -23,6 +23,7 @@ static void rounds(MPI_Comm comm, int n, int count) {
         int root = it % p;
         for (int k = 0; k < count; k++) a[k] = r == root ? 7 * k + it : -1;
         MPI_Bcast(a, count, MPI_INT, root, comm);
+        if (barrier) MPI_Barrier(comm);
         for (int k = 0; k < count; k++) ok &= a[k] == 7 * k + it;
         if (ok) {
             npass++;
@@ -40,6 +41,7 @@ int main(int argc, char **argv) {
         if (!strncmp(argv[i], "--calls=", 8)) n = atoi(argv[i] + 8);
         if (!strncmp(argv[i], "--bytes=", 8)) bytes = atoi(argv[i] + 8);
         if (!strcmp(argv[i], "--dup")) dup = 1;
+        if (!strcmp(argv[i], "--barrier")) barrier = 1;
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
