@@ -2,10 +2,12 @@
 # Tuning real applications for themselves: hpcc (the HPC Challenge benchmark) and
 # LAMMPS (its `melt` example), unmodified, as Debian ships them built against Open MPI. Each is
 # recorded under libmpiguide (MPIGUIDE_RECORD), tuned for its record (`mpiguide tune --for`),
-# recorded once more tuned (the coverage), then run without libmpiguide and tuned, interleaved,
-# LAUNCHES times each. Prints per collective the share of its calls and of its time that ran a
-# measured decision (a profile entry) and how many calls ran a mock-up, and each application's figures of merit, default
-# against tuned (medians over the launches). Where nothing beats the default, the profiles
+# recorded once more tuned (the coverage), then run without libmpiguide and tuned, interleaved
+# in pairs (ABBA: default first in odd pairs), LAUNCHES times each. Prints per collective the
+# share of its calls and of its time that ran a measured decision (a profile entry) and how many
+# calls ran a mock-up, and each application's figures of merit, default against tuned (medians
+# over the launches, and the median of the paired ratios with its 95 % interval, as
+# bench/online.sh). Where nothing beats the default, the profiles
 # hold only default ranges and the figures of merit differ by noise only: that is the result.
 # Run it alone on the machine (timings): flock -x /work/machine.lock bench/app_tune.sh
 # usage: bench/app_tune.sh [BUILD_DIR] [LAUNCHES] [NP]   (default build/openmpi, 5, 2)
@@ -59,11 +61,19 @@ for app in $apps; do
     run "$app" "$w/covered" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" \
         MPIGUIDE_RECORD="$w/tuned.txt" ||
         { echo "app_tune.sh: $app: the tuned run failed ($w/covered/out.txt)" >&2; exit 1; }
+    # pairs in ABBA order (default first in odd pairs), as bench/online.sh
     for i in $(seq 1 "$launches"); do
-        echo "app_tune.sh: $app: launch $i of $launches (default, then tuned)" >&2
-        run "$app" "$w/default-$i" && app_merit "$app" "$w/default-$i" >"$w/default-$i.fom"
-        run "$app" "$w/tuned-$i" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" &&
-            app_merit "$app" "$w/tuned-$i" >"$w/tuned-$i.fom"
+        arms="default tuned"
+        [ $((i % 2)) -eq 0 ] && arms="tuned default"
+        echo "app_tune.sh: $app: launch $i of $launches (${arms/ /, then })" >&2
+        for arm in $arms; do
+            if [ "$arm" = default ]; then
+                run "$app" "$w/default-$i" && app_merit "$app" "$w/default-$i" >"$w/default-$i.fom"
+            else
+                run "$app" "$w/tuned-$i" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" &&
+                    app_merit "$app" "$w/tuned-$i" >"$w/tuned-$i.fom"
+            fi
+        done
     done
 done
 
