@@ -137,6 +137,7 @@ int mg_nbguard_start_call(int coll, int alg, const mg_args *a, const mg_shape *s
     if (__builtin_expect(act == MG_GUARD_SKIP, 1)) return 0;
     if (act == MG_GUARD_DEFAULT) {
         mg_count(coll, MG_N_GUARD);
+        if (s->e.state == MG_GUARD_OFF) mg_memo_default(coll, a); /* off for good: fast path */
         if (mg_report_on) mg_report_seen(coll, msize, coll);
         *rc = mg_run_default(coll, a);
         return 1;
