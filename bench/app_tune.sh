@@ -46,6 +46,15 @@ run() {
     app_launch "$app" "$dir" "$np" "$mpirun" "$@"
 }
 
+# launch_arm ARM I: launch I of $app's arm ARM (default or tuned) into $w, with its figures
+launch_arm() {
+    local d=$w/$1-$2
+    case $1 in
+    default) run "$app" "$d" ;;
+    tuned) run "$app" "$d" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" ;;
+    esac && app_merit "$app" "$d" >"$d.fom"
+}
+
 for app in $apps; do
     [ -z "$report_only" ] || break
     w=$work/$app
@@ -61,20 +70,7 @@ for app in $apps; do
     run "$app" "$w/covered" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" \
         MPIGUIDE_RECORD="$w/tuned.txt" ||
         { echo "app_tune.sh: $app: the tuned run failed ($w/covered/out.txt)" >&2; exit 1; }
-    # pairs in ABBA order (default first in odd pairs), as bench/online.sh
-    for i in $(seq 1 "$launches"); do
-        arms="default tuned"
-        [ $((i % 2)) -eq 0 ] && arms="tuned default"
-        echo "app_tune.sh: $app: launch $i of $launches (${arms/ /, then })" >&2
-        for arm in $arms; do
-            if [ "$arm" = default ]; then
-                run "$app" "$w/default-$i" && app_merit "$app" "$w/default-$i" >"$w/default-$i.fom"
-            else
-                run "$app" "$w/tuned-$i" LD_PRELOAD="$lib" MPIGUIDE_PROFILES="$w/tune/profiles" &&
-                    app_merit "$app" "$w/tuned-$i" >"$w/tuned-$i.fom"
-            fi
-        done
-    done
+    abba_pairs "$launches" default tuned launch_arm "app_tune.sh: $app"
 done
 
 echo

@@ -55,6 +55,19 @@ app_merit() {
     esac
 }
 
+# LAUNCHES pairs of launches of the arms A and B in ABBA order (A first in odd pairs, B first in
+# even ones), so that a machine drifting within the pairs favours neither arm: calls
+# FUNC ARM I for each launch, and says which pair runs on stderr. abba_pairs LAUNCHES A B FUNC WHO
+abba_pairs() {
+    local n=$1 a=$2 b=$3 func=$4 who=$5 i order arm
+    for i in $(seq 1 "$n"); do
+        order="$a $b"
+        [ $((i % 2)) -eq 0 ] && order="$b $a"
+        echo "$who: launch $i of $n (${order/ /, then })" >&2
+        for arm in $order; do "$func" "$arm" "$i"; done
+    done
+}
+
 # The median of the numbers on stdin (nothing for none).
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 

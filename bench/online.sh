@@ -76,24 +76,18 @@ merit() {
 }
 
 online_env=(LD_PRELOAD="$lib" MPIGUIDE_ONLINE=1)
+# launch_arm ARM I: launch I of $app's arm ARM (default or online) into $w, with its figures
+launch_arm() {
+    local d=$w/$1-$2
+    case $1 in
+    default) run "$app" "$d" ;;
+    online) run "$app" "$d" "${online_env[@]}" MPIGUIDE_REPORT="$d/report.txt" ;;
+    esac && merit "$app" "$d" >"$d.fom"
+}
 for app in $apps; do
     w=$work/$app
     mkdir -p "$w"
-    # pair i: default first in odd pairs, online first in even ones (ABBA), so that a machine
-    # drifting within the pairs does not favour one arm
-    for i in $(seq 1 "$launches"); do
-        arms="default online"
-        [ $((i % 2)) -eq 0 ] && arms="online default"
-        echo "online.sh: $app: launch $i of $launches (${arms/ /, then })" >&2
-        for arm in $arms; do
-            if [ "$arm" = default ]; then
-                run "$app" "$w/default-$i" && merit "$app" "$w/default-$i" >"$w/default-$i.fom"
-            else
-                run "$app" "$w/online-$i" "${online_env[@]}" MPIGUIDE_REPORT="$w/online-$i/report.txt" &&
-                    merit "$app" "$w/online-$i" >"$w/online-$i.fom"
-            fi
-        done
-    done
+    abba_pairs "$launches" default online launch_arm "online.sh: $app"
 done
 
 if [ "${OFFLINE:-0}" = 1 ] && [[ " $apps " == *" coll_times "* ]]; then
