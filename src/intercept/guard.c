@@ -3,9 +3,11 @@
  * entry the application uses checks itself in the run. Per (communicator, collective, message
  * size) covered by an entry, guard_rule.h says which calls are sampled: a sampled call runs the
  * library's default or the mock-up and is timed locally, with whether the rank was switched out
- * of its core meanwhile. When a window of samples is complete, the ranks reduce their times and
- * flags (the maximum per sample, one PMPI_Allreduce on the communicator's private duplicate:
- * comm_private.c) and every rank decides from the same numbers, so an entry is confirmed,
+ * of its core meanwhile. When a window of samples is complete, the ranks reduce each sample's
+ * entry and exit (from the rank's own exit of the window's reduction before) and flags (the
+ * maximum per sample, one PMPI_Allreduce on the communicator's private duplicate:
+ * comm_private.c), a sample's time is the last exit minus the last entry (model/frontier.h), and
+ * every rank decides from the same numbers, so an entry is confirmed,
  * switched off or left undecided (running the default) on every rank at the same call. Every
  * other call of a checking or confirmed entry costs a cache lookup, a probe of a small table and
  * guard_rule's counter compare. The finalize footer reports per entry the speed-up with its 95 %
@@ -13,6 +15,7 @@
  * all ranks agree on the call. */
 #include "guard.h"
 #include "comm_private.h"
+#include "model/frontier.h"
 #include "model/guard_rule.h"
 #include "intercept.h"
 #include "timed.h"
@@ -32,10 +35,13 @@ typedef struct gslot {
     mg_guard_entry e;
     int64_t agree[2];   /* at finalize: max and -min over ranks of off_at */
     int said_undecided; /* rank 0 warned that the entry is undecided */
+    double ref;         /* this rank's exit of the last reduction: the samples' time origin */
+    double in_d[MG_GUARD_WINDOW], in_t[MG_GUARD_WINDOW]; /* the samples' entries, from ref */
 } gslot;
 
 typedef struct gcomm { /* the guard's state of one communicator */
     int p, rank, nslots;
+    double made; /* this rank's exit of the private duplicate's creation */
     gslot slot[SLOTS];
 } gcomm;
 
@@ -101,6 +107,7 @@ static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
         s->p = g->p;
         s->msize = msize;
         s->agree[0] = s->agree[1] = INT64_MIN; /* not checked (yet) */
+        s->ref = g->made;
         mg_guard_init(&s->e);
         g->nslots++;
         return s;
@@ -108,17 +115,28 @@ static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
     return NULL;
 }
 
+/* The samples' exits from their entries and times: -1 (not timed) stays. */
+static void exits(const double *in, const double *t, double *out, int n) {
+    for (int i = 0; i < n; i++) out[i] = t[i] < 0 ? -1.0 : in[i] + t[i];
+}
+
 /* The window is complete: one reduction over the ranks, then the same decision everywhere. */
 static void checkpoint(gcomm *g, gslot *s) {
     enum { W = MG_GUARD_WINDOW };
-    double in[3 * W], out[3 * W];
-    memcpy(in, s->e.win_d, sizeof s->e.win_d);
-    memcpy(in + W, s->e.win_t, sizeof s->e.win_t);
+    double in[5 * W], out[5 * W];
+    exits(s->in_d, s->e.win_d, in, W);
+    exits(s->in_t, s->e.win_t, in + W, W);
     memcpy(in + 2 * W, s->e.win_x, sizeof s->e.win_x);
-    if (PMPI_Allreduce(in, out, 3 * W, MPI_DOUBLE, MPI_MAX, mg_private_comm(g)) != MPI_SUCCESS) {
+    memcpy(in + 3 * W, s->in_d, sizeof s->in_d);
+    memcpy(in + 4 * W, s->in_t, sizeof s->in_t);
+    int rc = PMPI_Allreduce(in, out, 5 * W, MPI_DOUBLE, MPI_MAX, mg_private_comm(g));
+    s->ref = PMPI_Wtime();
+    if (rc != MPI_SUCCESS) {
         s->e.npairs = 0; /* the MPI failed on every rank alike: try the next window */
         return;
     }
+    mg_frontier_times(out + 3 * W, out, out, W);
+    mg_frontier_times(out + 4 * W, out + W, out + W, W);
     mg_guard_verdict v;
     mg_guard_decide(&s->e, out, out + W, out + 2 * W, W, &v);
     mg_guard_tell(g->rank, s->coll, s->msize, g->p, s->alg, &s->e, &v, &s->said_undecided);
@@ -152,9 +170,11 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
         *rc = mg_run_default(s->coll, a);
         return 1;
     }
-    int ran, disturbed;
+    int ran, disturbed, at = s->e.npairs; /* the pair this sample belongs to */
+    double in = PMPI_Wtime() - s->ref;
     double t = mg_timed_call(s->coll, act == MG_GUARD_TIME_DEFAULT ? s->coll : alg, a, sh, msize,
                              rc, &ran, &disturbed);
+    *(act == MG_GUARD_TIME_DEFAULT ? &s->in_d[at] : &s->in_t[at]) = in;
     if (act == MG_GUARD_TIME_DEFAULT) mg_count(s->coll, MG_N_GUARD);
     /* every rank knows whether the library algorithm ran (its setup is agreed): a sample that
      * ran the default instead is not timed */
@@ -175,6 +195,7 @@ int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_
             g = mg_private_get(&kind, a->comm);
             if (!g) return 0;
             g->p = sh->p;
+            g->made = PMPI_Wtime();
             PMPI_Comm_rank(a->comm, &g->rank);
         }
         s = slot_of(g, coll, alg, msize);

@@ -18,6 +18,7 @@
  * rank. */
 #include "online.h"
 #include "comm_private.h"
+#include "model/frontier.h"
 #include "record/record.h"
 #include "runtime/mpi_defects.h"
 #include "timed.h"
@@ -44,14 +45,16 @@ typedef struct ocell {
     int off;          /* no race (the memory agreement failed): the default */
     double step_s;    /* this rank's time in the cell's last agreement */
     int step_x;       /* this rank was switched out of its core during it */
+    double ref;       /* this rank's exit of the cell's last agreement: the time origin */
     int64_t agree[2]; /* at MPI_Finalize: the largest and -smallest call of the decision */
     mg_online_cell *race;
 } ocell;
 
 typedef struct ocomm { /* online mode's state of one communicator */
     int p, rank, ncells;
+    double made; /* this rank's exit of the private duplicate's creation */
     ocell cell[CELLS];
-    double buf[HEAD + 3 * MG_ONLINE_SLOTS]; /* one agreement's reduction */
+    double buf[HEAD + 5 * MG_ONLINE_SLOTS]; /* one agreement's reduction */
 } ocomm;
 
 int mg_online_on;
@@ -222,6 +225,7 @@ static ocell *cell_of(ocomm *g, uint64_t key) {
         memset(c, 0, sizeof *c);
         c->key = key;
         c->coll = -1; /* the caller describes it */
+        c->ref = g->made;
         c->agree[0] = c->agree[1] = INT64_MIN;
         g->ncells++;
         return c;
@@ -282,15 +286,18 @@ static void agree_step(ocomm *g, ocell *oc) {
     b[2] = -(PMPI_Wtime() - t_start); /* the maximum of its negation: the shortest run */
     b[3] = c ? 0.0 : 1.0;
     b[4] = oc->step_x ? 1.0 : 0.0;
-    for (int i = 0; i < n; i++) {
-        b[HEAD + i] = c ? c->wd[i] : -1.0;
-        b[HEAD + n + i] = c ? c->wt[i] : -1.0;
+    for (int i = 0; i < n; i++) { /* per slot the calls' exits and entries (frontier.h) */
+        b[HEAD + i] = c && c->wd[i] >= 0 ? c->ed[i] + c->wd[i] : -1.0;
+        b[HEAD + n + i] = c && c->wt[i] >= 0 ? c->et[i] + c->wt[i] : -1.0;
         b[HEAD + 2 * n + i] = c ? c->wx[i] : 0.0;
+        b[HEAD + 3 * n + i] = c ? c->ed[i] : 0.0;
+        b[HEAD + 4 * n + i] = c ? c->et[i] : 0.0;
     }
     long s0 = mg_switches();
     double t0 = PMPI_Wtime();
-    int rc = PMPI_Allreduce(MPI_IN_PLACE, b, HEAD + 3 * n, MPI_DOUBLE, MPI_MAX, mg_private_comm(g));
-    oc->step_s = PMPI_Wtime() - t0;
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, b, HEAD + 5 * n, MPI_DOUBLE, MPI_MAX, mg_private_comm(g));
+    oc->ref = PMPI_Wtime();
+    oc->step_s = oc->ref - t0;
     oc->step_x = s0 >= 0 && mg_switches() != s0;
     if (rc != MPI_SUCCESS) { /* failed on every rank alike: the window again */
         if (c) mg_online_retry(c);
@@ -305,6 +312,8 @@ static void agree_step(ocomm *g, ocell *oc) {
     }
     mg_online_budget bud = {mg_rt.s.online_budget, b[1], -b[2], -b[0], b[4] > 0};
     mg_online_verdict v;
+    mg_frontier_times(b + HEAD + 3 * n, b + HEAD, b + HEAD, n);
+    mg_frontier_times(b + HEAD + 4 * n, b + HEAD + n, b + HEAD + n, n);
     mg_online_decide(c, b + HEAD, b + HEAD + n, b + HEAD + 2 * n, n, &bud, &v);
     run_cost += v.cost;
 }
@@ -362,7 +371,7 @@ static int timed_call(ocomm *g, ocell *oc, int act, int k, int coll, const mg_ar
     mg_online_cell *c = oc->race;
     int ran = 1, disturbed = 0, alg = act == MG_ONLINE_TIME_CAND ? c->cand[k].alg : coll;
     mg_shape plan;
-    double t;
+    double t, *in = act == MG_ONLINE_TIME_CAND ? &c->et[c->slot] : &c->ed[c->slot];
     if (act == MG_ONLINE_TIME_CAND) {
         unsigned declined;
         int err;
@@ -370,6 +379,7 @@ static int timed_call(ocomm *g, ocell *oc, int act, int k, int coll, const mg_ar
             if (mg_online_record(c, act, -1.0, 0)) agree_step(g, oc);
             return 0; /* the same answer on every rank: the caller runs the default */
         }
+        *in = PMPI_Wtime() - oc->ref;
         t = mg_timed_call(coll, alg, a, &plan, msize, rc, &ran, &disturbed);
         if (ran != 1) t = -1.0; /* a library algorithm could not run: the default did, everywhere */
     } else {
@@ -377,6 +387,7 @@ static int timed_call(ocomm *g, ocell *oc, int act, int k, int coll, const mg_ar
             if (mg_online_record(c, act, -1.0, 0)) agree_step(g, oc);
             return 1;
         }
+        *in = PMPI_Wtime() - oc->ref;
         t = mg_timed_call(coll, coll, a, NULL, msize, rc, &ran, &disturbed);
     }
     if (mg_report_on) mg_report_seen(coll, msize, ran == 1 ? alg : coll);
@@ -413,6 +424,7 @@ int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc) {
             g = mg_private_get(&kind, a->comm);
             if (!g) return 0;
             g->p = ci->p;
+            g->made = PMPI_Wtime();
             PMPI_Comm_rank(a->comm, &g->rank);
         }
         oc = cell_of(g, key);

@@ -170,6 +170,9 @@ typedef struct mg_online_cell {
     uint8_t dkx[MG_ONLINE_DKEEP];   /* dk[i] was disturbed (its pair, on some rank) */
     int16_t scand[MG_ONLINE_SLOTS]; /* slot i: candidate, -1: a lone default call */
     double wd[MG_ONLINE_SLOTS], wt[MG_ONLINE_SLOTS], wx[MG_ONLINE_SLOTS]; /* this rank's */
+    /* the caller's, not read here: this rank's entries of slot i's default and candidate call,
+     * on its time scale (model/frontier.h), reduced with wd, wt as the calls' exits */
+    double ed[MG_ONLINE_SLOTS], et[MG_ONLINE_SLOTS];
     mg_online_cand cand[MG_ONLINE_CANDS];
 } mg_online_cell;
 
