@@ -89,7 +89,7 @@ static int group_open(mg_runstate *rs, mg_harness *h, group *g) {
     for (int i = 0; g->v && i < g->n && h->rank == 0; i++) {
         g->v[i].rt = malloc(sizeof(double) * (size_t)g->jobs[i].nrep);
         g->v[i].flag = malloc(sizeof(int) * (size_t)g->jobs[i].nrep);
-        bad |= !g->v[i].rt || !g->v[i].flag;
+        bad |= !g->v[i].rt || !g->v[i].flag || mg_test_nomem(g->jobs[i].msize);
     }
     int any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, h->hcomm);
