@@ -309,7 +309,7 @@ int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype typ
     if (fail) {
         mg_call_free(c);
         snprintf(why, whylen, "out of memory for %lld-byte buffers", (long long)msize);
-        return -1;
+        return -2;
     }
     mg_call_fill(c, rank);
     return 0;
