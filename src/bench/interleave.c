@@ -94,10 +94,8 @@ static int group_open(mg_runstate *rs, mg_harness *h, group *g) {
     int any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, h->hcomm);
     if (any) {
-        for (int i = 0; i < g->n; i++)
-            mg_meas_skipped(rs, h->rank, &g->jobs[i],
-                            "out of memory for the interleaved "
-                            "observations");
+        const char *why = "out of memory for the interleaved observations";
+        for (int i = 0; i < g->n; i++) mg_meas_skipped(rs, h->rank, &g->jobs[i], why);
         group_free(g);
         g->stop = 1;
         return MPI_SUCCESS;
