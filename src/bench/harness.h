@@ -126,11 +126,15 @@ MPI_Op mg_bench_op(const char *name);             /* MPI_OP_NULL when unknown */
 /* Allocates the buffers and arguments of coll with msize bytes (elements of `type`; the
  * v-collectives take vcounts[i] elements from rank i when vcounts is not NULL). root < 0: the
  * root changes from call to call (--roots), so every rank gets the root's buffers. Returns 0,
- * or -1 with a reason in why (counts beyond int, out of memory). Identical outcome on all
- * ranks. */
+ * -1 with a reason in why (counts beyond int: the same on every rank) or -2 with a reason (out
+ * of memory: this rank's alone). */
 int mg_call_setup(mg_call *c, int coll, int alg, int64_t msize, MPI_Datatype type, MPI_Op op,
                   int root, MPI_Comm comm, const int64_t *vcounts, char *why, size_t whylen);
 void mg_call_free(mg_call *c);
+/* Test builds (MPIGUIDE_TEST_HOOKS) with MPIGUIDE_TEST_NOMEM=BYTES: 1 when the allocations of a
+ * measurement of msize bytes are to fail (mg_call_setup's buffers on the last rank, the
+ * interleaved observation arrays on rank 0); always 0 otherwise. */
+int mg_test_nomem(int64_t msize);
 /* Buffers of later mg_call_setup calls on transparent huge pages (1, the default) or on the
  * kernel's base pages (0): `bench --pages`. */
 void mg_call_pages(int huge);

@@ -80,8 +80,8 @@ static void group_free(group *g) {
     g->v = NULL;
 }
 
-/* Allocates, verifies and warms up g's lanes; a group without memory is skipped with a
- * warning (g->stop). Collective; returns an MPI error code. */
+/* Allocates, verifies and warms up g's lanes; a group without memory is skipped, each of its
+ * measurements marked (mg_meas_skipped; g->stop). Collective; returns an MPI error code. */
 static int group_open(mg_runstate *rs, mg_harness *h, group *g) {
     const mg_bench_opts *o = rs->o;
     g->v = g->n > 0 ? calloc((size_t)g->n, sizeof *g->v) : NULL;
@@ -89,14 +89,13 @@ static int group_open(mg_runstate *rs, mg_harness *h, group *g) {
     for (int i = 0; g->v && i < g->n && h->rank == 0; i++) {
         g->v[i].rt = malloc(sizeof(double) * (size_t)g->jobs[i].nrep);
         g->v[i].flag = malloc(sizeof(int) * (size_t)g->jobs[i].nrep);
-        bad |= !g->v[i].rt || !g->v[i].flag;
+        bad |= !g->v[i].rt || !g->v[i].flag || mg_test_nomem(g->jobs[i].msize);
     }
     int any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, h->hcomm);
     if (any) {
-        mg_say(h->rank, 0, mpiguide_collective_name(g->jobs[0].coll),
-               "%lld B skipped: out of memory for the interleaved observations",
-               (long long)g->jobs[0].msize);
+        const char *why = "out of memory for the interleaved observations";
+        for (int i = 0; i < g->n; i++) mg_meas_skipped(rs, h->rank, &g->jobs[i], why);
         group_free(g);
         g->stop = 1;
         return MPI_SUCCESS;
@@ -154,8 +153,8 @@ int mg_measure_rounds(mg_runstate *rs, const mg_job *jobs, const int *sizes, int
     int bad = !gs || !stop || mg_obs_alloc(&batch, bsize, h->rank) != 0, any, rc = MPI_SUCCESS;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, h->hcomm);
     if (any) {
-        mg_say(h->rank, 0, mpiguide_collective_name(jobs[0].coll),
-               "skipped (%d sizes): out of memory for the interleaved observations", ngroups);
+        for (int64_t i = 0; i < nall; i++)
+            mg_meas_skipped(rs, h->rank, &jobs[i], "out of memory for the interleaved batches");
         goto out;
     }
     if ((rc = mg_harness_sync_clocks(h, 0)) != MPI_SUCCESS) goto out;

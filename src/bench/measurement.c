@@ -6,6 +6,7 @@
 #include "measurement_summary.h"
 #include "model/problems.h"
 #include "runstate.h"
+#include "skips.h"
 #include "table.h"
 #include "watchdog.h"
 #include <stdlib.h>
@@ -73,6 +74,24 @@ static void note_declined(runstate *rs, const mg_harness *h, const mg_job *j, co
     }
 }
 
+void mg_meas_skipped(runstate *rs, int rank, const mg_job *j, const char *why) {
+    if (rank != 0) return;
+    mg_skipped s = {"", "", "", j->msize};
+    snprintf(s.coll, sizeof s.coll, "%s", mpiguide_collective_name(j->coll));
+    snprintf(s.alg, sizeof s.alg, "%s", j->algname);
+    snprintf(s.why, sizeof s.why, "%s", why);
+    mg_progress_clear(&rs->pr);
+    mg_say(0, 0, s.coll, "%s %lld skipped: %s", s.alg, s.msize, why);
+    const char *file = rs->o->output_file ? rs->o->output_file : "standard output";
+    mg_skips_note(mg_skips_launch(), s.coll, s.msize, rs->write_raw ? file : "no raw data");
+    char line[512];
+    mg_skipped_text(&s, line, sizeof line);
+    if (rs->write_raw && mg_raw_write_text(&rs->w, line)) {
+        mg_say(0, 1, file, "write failed");
+        rs->exit = 1;
+    }
+}
+
 mg_harness *mg_meas_harness(runstate *rs, const mg_job *j) {
     for (int k = 0; k < rs->nsub; k++)
         if (rs->sub[k].q == j->q) return rs->sub[k].member ? &rs->sub[k].h : NULL;
@@ -93,8 +112,9 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
     snprintf(where, sizeof where, "%s %s %lld", cname, j->algname, (long long)j->msize);
     int irregular = j->table_cell || (o->irregular[0] && mg_bench_irregular_b(j->coll));
     int64_t *vcounts = problem_counts(rs, j, h->p);
-    int bad = mg_call_setup(c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
-                            seq ? -1 : o->root, h->comm, vcounts, why, sizeof why) != 0;
+    int setup = mg_call_setup(c, j->coll, j->alg, j->msize, irregular ? MPI_INT : rs->type, rs->op,
+                              seq ? -1 : o->root, h->comm, vcounts, why, sizeof why),
+        bad = setup != 0;
     if (!bad && seq) {
         c->roots = o->roots_rotate ? rs->rotate : o->roots;
         c->nroots = o->roots_rotate ? h->p : o->nroots;
@@ -102,16 +122,21 @@ int mg_meas_open(runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_
     }
     free(vcounts);
     int obs_bad = bad || mg_obs_alloc(obs, obs_cap, h->rank) != 0;
-    int any_bad;
-    PMPI_Allreduce(&obs_bad, &any_bad, 1, MPI_INT, MPI_MAX, h->hcomm);
-    if (any_bad) {
-        mg_progress_clear(&rs->pr);
-        mg_say(h->rank, 0, where, "skipped: %s",
-               why[0] ? why
-                      : "out of memory for the "
-                        "observation arrays");
+    /* 2: a limit of the arguments (the same on every rank), 1: memory ran out on some rank */
+    int state = setup == -1 ? 2 : obs_bad, worst;
+    PMPI_Allreduce(&state, &worst, 1, MPI_INT, MPI_MAX, h->hcomm);
+    if (worst) {
         if (!bad) mg_call_free(c);
         if (!obs_bad) mg_obs_free(obs);
+        if (worst == 1) {
+            mg_meas_skipped(rs, h->rank, j,
+                            bad       ? why
+                            : obs_bad ? "out of memory for the observation arrays"
+                                      : "out of memory on another rank");
+            return MPI_SUCCESS;
+        }
+        mg_progress_clear(&rs->pr);
+        mg_say(h->rank, 0, where, "skipped: %s", why);
         return MPI_SUCCESS;
     }
 

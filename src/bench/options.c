@@ -690,4 +690,6 @@ const char mg_bench_usage[] =
     "                              padded blocks, padding guideline, MPI_Gatherv, TUW; average\n"
     "                              and minimum in us) per problem and b (--b, else 1,10,100,\n"
     "                              1000); MPI_Scatterv in --calls-list adds the scatter table;\n"
-    "                              root floor(p/2) unless --root; raw rows only to --output-file\n";
+    "                              root floor(p/2) unless --root; raw rows only to --output-file\n"
+    "Exit code 5: measurements were skipped for lack of memory (#@skipped lines in the raw\n"
+    "data; the last line says how many and where); everything measured is written.\n";

@@ -32,12 +32,17 @@ typedef struct mg_runstate {
 
 /* Sets up j's call and its observation arrays (cap obs_cap), probes that the algorithm runs
  * itself, verifies with --verify and makes the warm-up calls. *ready = 0 when the measurement
- * is skipped (a warning said why; nothing to free). Collective; returns an MPI error code. */
+ * is skipped (a warning said why; one for lack of memory is mg_meas_skipped; nothing to free).
+ * Collective; returns an MPI error code. */
 /* The harness j is measured with: the job's or its sub-communicator's (NULL: this rank is not
  * in it and takes no part in the measurement). */
 mg_harness *mg_meas_harness(mg_runstate *rs, const mg_job *j);
 int mg_meas_open(mg_runstate *rs, const mg_job *j, int64_t obs_cap, mg_call *c, mg_obs *obs,
                  int *ready);
+/* j skipped for lack of memory (why: of what), on every rank of its harness: rank 0 warns,
+ * marks it in the raw data (`#@skipped=`) and counts it for the launch's last line and exit
+ * code (skips.h). */
+void mg_meas_skipped(mg_runstate *rs, int rank, const mg_job *j, const char *why);
 /* Rank 0: j's rows (runtimes and flags of n observations) and its --summary line. */
 void mg_meas_write(mg_runstate *rs, const mg_job *j, const double *rt, const int *flag, int64_t n);
 

@@ -1,9 +1,11 @@
 /* `mpirun -np P mpiguide bench [options]`: options are parsed on every rank after MPI_Init, so
  * a usage error is reported once (rank 0) and every rank exits with code 2 before anything is
- * measured. The measurement itself lives in src/bench/. */
+ * measured; measurements skipped for lack of memory end it with code 5 (MG_EXIT_INCOMPLETE).
+ * The measurement itself lives in src/bench/. */
 #include "bench/bench.h"
 #include "bench/declines.h"
 #include "bench/launcher.h"
+#include "bench/skips.h"
 #include "cli.h"
 #include "util/diag.h"
 #include <stdio.h>
@@ -31,6 +33,8 @@ int mg_cmd_bench(int argc, char **argv) {
             mg_warning("bench", "mpiguide_init failed; mock-ups will be skipped");
         rc = mg_bench_run(&o);
         mg_declines_say(rank == 0);
+        /* the last line: measurements left out for lack of memory (the rest is written) */
+        if (mg_skips_end(MPI_COMM_WORLD) && !rc) rc = MG_EXIT_INCOMPLETE;
     }
     mg_bench_opts_free(&o);
     MPI_Finalize();

@@ -8,6 +8,7 @@
 #include "bench/declines.h"
 #include "bench/harness.h"
 #include "bench/launcher.h"
+#include "bench/skips.h"
 #include "cli.h"
 #include "measure_plan.h"
 #include "util/diag.h"
@@ -30,7 +31,9 @@
     "  --no-analyze     measure only (mpiguide analyze OUTDIR does the rest)\n"                    \
     "  --quiet          no progress lines\n"                                                       \
     "Analysis options (as mpiguide analyze): -c N, -t N, -m, -s, -v, --alpha A,\n"                 \
-    "  --min-gain G, --correction holm|bh, --exit-code\n"
+    "  --min-gain G, --correction holm|bh, --exit-code\n"                                          \
+    "Exit code 5: measurements were skipped for lack of memory (the last line says how\n"          \
+    "many and where; everything measured is written and analysed).\n"
 
 typedef struct check_opts {
     mg_run_opts r;
@@ -205,6 +208,8 @@ int mg_cmd_check(int argc, char **argv) {
         say_unchecked(v, nplan, stdout);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    /* the last line: measurements left out for lack of memory; the analysis had the rest */
+    if (mg_skips_end(MPI_COMM_WORLD) && (rc == 0 || rc == 3)) rc = MG_EXIT_INCOMPLETE;
 out:
     mg_check_plan_free(v, nplan);
     MPI_Finalize();

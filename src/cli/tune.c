@@ -11,6 +11,7 @@
 #include "outdir/outdir.h"
 #include "report/report.h"
 #include "record/record.h"
+#include "rawdata/skipped.h"
 #include "cli.h"
 #include "measure_plan.h"
 #include "check_input.h"
@@ -52,7 +53,9 @@
     "  --validate-launches V  validation launches (default 2; OUTDIR/tuned/ is replaced)\n"        \
     "  --quiet          no progress lines from the launches\n"                                     \
     "Analysis options (as mpiguide analyze): -c N, -t N, -m, -s, -v, --alpha A,\n"                 \
-    "  --min-gain G, --correction holm|bh, --exit-code\n"
+    "  --min-gain G, --correction holm|bh, --exit-code\n"                                          \
+    "Exit code 5: the launches skipped measurements for lack of memory (the last line says\n"      \
+    "how many and where; the profiles and report of what was measured are written).\n"
 
 typedef struct tune_opts {
     mg_run_opts r;
@@ -203,6 +206,9 @@ static int run(const char *what, const char *cmd, int quiet, const char *out) {
     fflush(NULL);
     int st = system(cmd), rc = 1;
     char note[1024];
+    /* a launch that skipped measurements for lack of memory wrote everything else: tune goes on
+     * and counts the skips from the raw data at its end (say_skipped) */
+    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == MG_EXIT_INCOMPLETE) return 0;
     if (st == -1) {
         mg_error("tune", "%s: cannot run the shell: %s", what, strerror(errno));
     } else if (WIFSIGNALED(st)) {
@@ -319,6 +325,22 @@ static int stopped(const tune_opts *o) {
     return 1;
 }
 
+/* The measurements the launches skipped for lack of memory (the `#@skipped` lines of the raw
+ * data analysed): the last line, and exit code 5 where it would have been 0 or 3; the profiles
+ * and the report of what was measured are written. */
+static int say_skipped(const mg_dataset *ds, int rc) {
+    static mg_skips t;
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < ds->nskipped; i++)
+        mg_skips_note(&t, ds->skipped[i].s.coll, ds->skipped[i].s.msize,
+                      ds->files[ds->skipped[i].file].path);
+    char line[2048];
+    if (!mg_skips_line(&t, line, sizeof line)) return rc;
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    return rc == 0 || rc == 3 ? MG_EXIT_INCOMPLETE : rc;
+}
+
 /* After the V validation launches: the analysis of everything measured decides. Validation
  * launches set aside as disturbed at an entry's size (docs/check.md) leave it with fewer than
  * V (at least 2) launches to be judged by: the input lines of those collectives run once more,
@@ -338,7 +360,7 @@ static int validated_analysis(const tune_opts *o, const char *self, const char *
         if (mg_analyzed_load(&x, &last, dirs, 1)) return 1;
         char **names = NULL;
         int n = 0, rc = extra > want ? 0 : mg_analyzed_disturbed(&x, want, &names, &n);
-        if (!rc && !n) rc = mg_analyzed_write(&x, &last, o->r.outdir);
+        if (!rc && !n) rc = say_skipped(&x.ds, mg_analyzed_write(&x, &last, o->r.outdir));
         mg_analyzed_free(&x);
         if (rc || !n) return rc;
         int k = o->validate + extra;

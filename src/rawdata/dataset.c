@@ -83,6 +83,7 @@ void mg_dataset_free(mg_dataset *ds) {
         free(ds->declined[i].why);
     }
     free(ds->declined);
+    free(ds->skipped);
     mg_dataset_init(ds);
 }
 
@@ -318,6 +319,23 @@ static void add_declined(mg_dataset *ds, const char *v, size_t len, const char *
     }
 }
 
+/* A `#@skipped=COLL ALG MSIZE WHY` value (len bytes) of file; malformed ones are noted. */
+static void add_skipped(mg_dataset *ds, const char *v, size_t len, int file, long line) {
+    mg_skipped_at e = {.file = file};
+    if (mg_skipped_parse(v, len, &e.s)) {
+        mg_dataset_note(ds, "%s:%ld: bad #@skipped line, ignored", ds->files[file].path, line);
+        return;
+    }
+    for (int i = 0; i < ds->nskipped; i++) {
+        const mg_skipped_at *d = &ds->skipped[i];
+        if (d->file == file && d->s.msize == e.s.msize && !strcmp(d->s.coll, e.s.coll) &&
+            !strcmp(d->s.alg, e.s.alg))
+            return;
+    }
+    if (!grow((void **)&ds->skipped, &ds->capskipped, ds->nskipped + 1, sizeof *ds->skipped))
+        ds->skipped[ds->nskipped++] = e;
+}
+
 /* Header values that do not tell files apart: equal, or one file does not say (hand-made
  * data; the benchmark always writes both). */
 static int same_value(const char *x, const char *y) {
@@ -382,6 +400,8 @@ int mg_dataset_parse(mg_dataset *ds, int launch, char *text, size_t len, const c
                                 lineno);
         } else if (kind == MG_RAW_HEADER && is_key(&r, "declined")) {
             add_declined(ds, r.val, r.vlen, fname, lineno);
+        } else if (kind == MG_RAW_HEADER && is_key(&r, "skipped")) {
+            add_skipped(ds, r.val, r.vlen, file, lineno);
         } else if (kind == MG_RAW_HEADER) {
             if (is_key(&r, "nprocs") && !nprocs) nprocs = header_int(&r);
             add_header(&ds->launches[launch].hdr, &ds->launches[launch].nhdr, &r);

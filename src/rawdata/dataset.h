@@ -3,6 +3,7 @@
 #ifndef MG_RAW_H
 #define MG_RAW_H
 
+#include "skipped.h"
 #include "stats/stats.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -61,6 +62,13 @@ typedef struct mg_declined {
     long long msize;
 } mg_declined;
 
+/* A `#@skipped=COLL ALG MSIZE WHY` line (rawdata/skipped.h): the benchmark skipped that
+ * measurement for lack of memory. Distinct per file (`file`: mg_dataset.files). */
+typedef struct mg_skipped_at {
+    mg_skipped s;
+    int file;
+} mg_skipped_at;
+
 typedef struct mg_dataset {
     char **names; /* interned collective and algorithm names */
     int nnames, capnames;
@@ -76,6 +84,8 @@ typedef struct mg_dataset {
     int nnotes, capnotes;
     mg_declined *declined;
     int ndeclined, capdeclined;
+    mg_skipped_at *skipped;
+    int nskipped, capskipped;
     long long rows, bad_rows, flagged_rows;
     int cache_name[2]; /* last interned test and algorithm, for runs of equal rows */
 } mg_dataset;

@@ -59,6 +59,21 @@ static void say_declined(const mg_dataset *ds, FILE *f, int brief) {
     free(done);
 }
 
+/* The measurements the benchmark skipped for lack of memory (`#@skipped` lines of the raw
+ * data): one line each in summary.txt, a count on the terminal. Their cells are missing, so
+ * what the analysis says of those sizes rests on the algorithms that were measured. */
+static void say_skipped(const mg_dataset *ds, FILE *f, int brief) {
+    fprintf(f, "\nSkipped for lack of memory: %d measurement%s, nothing measured for %s%s\n",
+            ds->nskipped, ds->nskipped == 1 ? "" : "s", ds->nskipped == 1 ? "it" : "them",
+            brief ? " (each in summary.txt)" : ":");
+    char sz[32];
+    for (int i = 0; !brief && i < ds->nskipped; i++) {
+        const mg_skipped_at *e = &ds->skipped[i];
+        fprintf(f, "  - %s %s %s: %s (%s)\n", e->s.coll, e->s.alg,
+                mg_fmt_size(sz, sizeof sz, e->s.msize), e->s.why, ds->files[e->file].path);
+    }
+}
+
 /* The library's own algorithms: tuning opportunities, kept apart from guideline violations. */
 static void print_library(const mg_analysis *a, FILE *f) {
     char b1[64], b2[64];
@@ -316,6 +331,7 @@ static void print_summary(const mg_analysis *a, FILE *f, int brief) {
                 brief ? " (per measurement in summary.txt)" : ":");
         for (int i = 0; !brief && i < a->nsyncnotes; i++) fprintf(f, "  - %s\n", a->syncnotes[i]);
     }
+    if (a->ds->nskipped) say_skipped(a->ds, f, brief);
     if (a->ds->ndeclined) say_declined(a->ds, f, brief);
     if (a->ds->nnotes) {
         int lim = brief ? 5 : a->ds->nnotes;
