@@ -4,7 +4,10 @@
  * scatter_as_scatterv), without libmpiguide. Prints the loop's time per call, and for the timed
  * pairs (online mode's schedule: W pairs in a row, the order alternating, then G untimed default
  * calls and an agreement) the median ratio default / candidate per pair reduced over the ranks as
- * the slowest rank's time and as the mean of the ranks' times, with the median times per call.
+ * the slowest rank's time, as the mean of the ranks' times and as the frontier time (the last
+ * rank's exit minus the last rank's entry, model/frontier.h: what the guard and online mode use
+ * since 2026-12-07; on each rank's clock from its exit of the last agreement, as they take it,
+ * and on the global clock, which SMPI's simulated time is), with the median times per call.
  *   usage: smpirun ... online_pairs CALLS BYTES W G [MODE]
  *          BYTES per rank (a multiple of 4, at most 64); MODE: pairs (default), default or
  *          candidate (the loop of that one alone); ONLINE_PAIRS_SCATTER=1: MPI_Scatter;
@@ -17,6 +20,12 @@
 #include <string.h>
 
 static int p, rank, scatter;
+
+/* One timed half of a pair on one rank: entry and exit, on the global clock and from the rank's
+ * exit of the last agreement. */
+typedef struct span {
+    double in, out, in_rel, out_rel;
+} span;
 static int *a, *b, *counts, *displs;
 
 /* One call with k ints per rank, the root moving with the call; alg 1: the v-variant. */
@@ -66,6 +75,33 @@ static void summary(const double *td, const double *tc, int np) {
     free(v);
 }
 
+/* Rank 0: per pair the frontier time of each half (hd, hc: p x np, rank-major), on the global
+ * clock or the agreement's (rel). */
+static double frontier(const span *h, int np, int i, int rel) {
+    double in = -1e300, out = -1e300;
+    for (int r = 0; r < p; r++) {
+        const span *x = &h[(size_t)r * np + i];
+        double a = rel ? x->in_rel : x->in, b = rel ? x->out_rel : x->out;
+        in = a > in ? a : in, out = b > out ? b : out;
+    }
+    return out - in;
+}
+
+static void frontier_summary(const span *hd, const span *hc, int np, int stretch) {
+    double *v = malloc(sizeof(double) * 4 * (size_t)np);
+    if (!v) return;
+    for (int i = 0; i < np; i++) {
+        double d = frontier(hd, np, i, 0), c = frontier(hc, np, i, 0);
+        v[i] = d / c, v[np + i] = d / stretch, v[2 * np + i] = c / stretch;
+        v[3 * np + i] = frontier(hd, np, i, 1) / frontier(hc, np, i, 1);
+    }
+    double ratio = median(v, np), d = median(v + np, np), c = median(v + 2 * np, np);
+    printf("frontier: default/candidate %.3f (per call, median, us: default %.4g candidate %.4g); "
+           "on the clocks from the agreement %.3f\n",
+           ratio, d * 1e6, c * 1e6, median(v + 3 * np, np));
+    free(v);
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -82,14 +118,15 @@ int main(int argc, char **argv) {
     a = malloc(sizeof(int) * 16), b = malloc(sizeof(int) * 16 * (size_t)p);
     counts = malloc(sizeof(int) * (size_t)p), displs = malloc(sizeof(int) * (size_t)p);
     double *td = calloc((size_t)maxp, sizeof(double)), *tc = calloc((size_t)maxp, sizeof(double));
-    if (!a || !b || !counts || !displs || !td || !tc || calls < 1 || k < 1 || k > 16 ||
-        (!pure && w < 1) || g < 0 || stretch < 1)
+    span *hd = calloc((size_t)maxp, sizeof(span)), *hc = calloc((size_t)maxp, sizeof(span));
+    if (!a || !b || !counts || !displs || !td || !tc || !hd || !hc || calls < 1 || k < 1 ||
+        k > 16 || (!pure && w < 1) || g < 0 || stretch < 1)
         MPI_Abort(MPI_COMM_WORLD, 2);
     for (int i = 0; i < p; i++) counts[i] = k, displs[i] = i * k;
     MPI_Comm agree;
     MPI_Comm_dup(MPI_COMM_WORLD, &agree);
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
+    double t0 = MPI_Wtime(), agreed = t0;
     int it = 0;
     if (pure)
         for (int alg = strcmp(mode, "candidate") == 0; it < calls; it++) call(alg, it, k);
@@ -101,29 +138,38 @@ int main(int argc, char **argv) {
                 int alg = (half == 0) != default_first;
                 double t = MPI_Wtime();
                 for (int i = 0; i < stretch; i++) call(alg, it++, k);
-                *(alg ? &tc[np] : &td[np]) = (MPI_Wtime() - t) / stretch;
+                double e = MPI_Wtime();
+                *(alg ? &tc[np] : &td[np]) = (e - t) / stretch;
+                *(alg ? &hc[np] : &hd[np]) = (span){t, e, t - agreed, e - agreed};
             }
         }
         while (it < calls && it + 2 * stretch > calls) call(0, it++, k); /* no room for a pair */
         double x = 0, y;
         MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, agree); /* the window's agreement */
+        agreed = MPI_Wtime();
     }
     double loop = (MPI_Wtime() - t0) / calls, most;
     MPI_Reduce(&loop, &most, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     double *all_d = NULL, *all_c = NULL;
+    span *all_hd = NULL, *all_hc = NULL;
     if (!rank) {
-        all_d = malloc(sizeof(double) * (size_t)p * (size_t)(np ? np : 1));
-        all_c = malloc(sizeof(double) * (size_t)p * (size_t)(np ? np : 1));
-        if (!all_d || !all_c) MPI_Abort(MPI_COMM_WORLD, 2);
+        size_t n = (size_t)p * (size_t)(np ? np : 1);
+        all_d = malloc(sizeof(double) * n), all_c = malloc(sizeof(double) * n);
+        all_hd = malloc(sizeof(span) * n), all_hc = malloc(sizeof(span) * n);
+        if (!all_d || !all_c || !all_hd || !all_hc) MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Gather(td, np, MPI_DOUBLE, all_d, np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     MPI_Gather(tc, np, MPI_DOUBLE, all_c, np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(hd, 4 * np, MPI_DOUBLE, all_hd, 4 * np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(hc, 4 * np, MPI_DOUBLE, all_hc, 4 * np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (!rank) {
         printf("online_pairs %s %d ranks, %d B, %s, W=%d G=%d stretch=%d: loop %.4g us per call\n",
                scatter ? "MPI_Scatter" : "MPI_Gather", p, 4 * k, mode, w, g, stretch, most * 1e6);
         if (np) summary(all_d, all_c, np);
+        if (np) frontier_summary(all_hd, all_hc, np, stretch);
     }
     free(all_d), free(all_c), free(td), free(tc), free(a), free(b), free(counts), free(displs);
+    free(all_hd), free(all_hc), free(hd), free(hc);
     MPI_Comm_free(&agree);
     MPI_Finalize();
     return 0;
