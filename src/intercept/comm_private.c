@@ -2,13 +2,17 @@
 #include "comm_private.h"
 #include "intercept.h"
 #include "runtime/mpi_family.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef struct mg_private_hdr {
     MPI_Comm priv; /* the duplicate, MPI_ERRORS_RETURN */
     MPI_Comm comm; /* the user's communicator (for mg_private_stop) */
     uint64_t seq;  /* when priv was made: this process's count of duplicates made before it */
+    int one_clock; /* every rank reads the same clock (mg_private_stamp) */
     mg_private_kind *kind;
     struct mg_private_hdr *prev, *next;
     max_align_t align[]; /* the caller's state follows */
@@ -38,6 +42,45 @@ static void forget(mg_private_kind *k, MPI_Comm comm) {
     uintptr_t key;
     int s = slot_of(comm, &key);
     if (k->cache[s].key == key) k->cache[s].key = 0, k->cache[s].state = NULL;
+}
+
+/* The node's monotonic clock, nanoseconds; SMPI's simulated clock, global to its ranks. */
+static int64_t node_ns(void) {
+    if (MG_SIMULATED_MPI) return (int64_t)(PMPI_Wtime() * 1e9);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Which running kernel this process is on (its boot's id; the host name where there is none),
+ * hashed: processes with the same kernel read the same CLOCK_MONOTONIC. */
+static int64_t kernel_id(void) {
+    char id[256] = "";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!f || !fgets(id, sizeof id, f)) gethostname(id, sizeof id - 1);
+    if (f) fclose(f);
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *c = id; *c && *c != '\n'; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return (int64_t)(h >> 2);
+}
+
+/* Do the ranks of priv, just out of its duplication, read one clock? The same kernel on every
+ * rank, and their clocks within 50 ms of each other now (the duplication's exits are
+ * microseconds apart; clocks of other machines, or of a kernel in another time namespace, are
+ * seconds apart). Collective over priv. */
+static int one_clock(MPI_Comm priv) {
+    static int64_t kid;
+    if (MG_SIMULATED_MPI) return 1;
+#ifdef MPIGUIDE_TEST_ALGORITHMS
+    /* test builds: MPIGUIDE_TEST_CLOCKS=apart, ranks on one node take the scales of ranks on
+     * several (mg_private_stamp), so that the tests of one machine cover those too */
+    const char *t = getenv("MPIGUIDE_TEST_CLOCKS");
+    if (t && !strcmp(t, "apart")) return 0;
+#endif
+    if (!kid) kid = kernel_id();
+    int64_t now = node_ns(), v[4] = {kid, -kid, now, -now};
+    if (PMPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT64_T, MPI_MAX, priv) != MPI_SUCCESS) return 0;
+    return v[0] == -v[1] && v[2] + v[3] < 50000000;
 }
 
 /* The attribute's delete callback: the communicator is being freed (or mg_private_stop). */
@@ -92,8 +135,11 @@ static void *attach(mg_private_kind *k, MPI_Comm comm, int dup) {
     mg_private_hdr *h = calloc(1, sizeof *h + k->size);
     MPI_Comm priv = MPI_COMM_NULL;
     /* every rank of comm is here, at the same call: the duplicate is collective */
-    int rc = dup ? PMPI_Comm_dup(comm, &priv) : MPI_SUCCESS;
-    if (rc == MPI_SUCCESS && dup) PMPI_Comm_set_errhandler(priv, MPI_ERRORS_RETURN);
+    int rc = dup ? PMPI_Comm_dup(comm, &priv) : MPI_SUCCESS, one = 0;
+    if (rc == MPI_SUCCESS && dup) {
+        PMPI_Comm_set_errhandler(priv, MPI_ERRORS_RETURN);
+        one = one_clock(priv); /* on every rank that made the duplicate, memory or not */
+    }
     if (rc != MPI_SUCCESS || !h || PMPI_Comm_set_attr(comm, k->keyval, h) != MPI_SUCCESS) {
         if (priv != MPI_COMM_NULL) PMPI_Comm_free(&priv);
         free(h);
@@ -101,6 +147,7 @@ static void *attach(mg_private_kind *k, MPI_Comm comm, int dup) {
     }
     h->priv = priv;
     h->seq = dups_made++;
+    h->one_clock = one;
     h->comm = comm;
     h->kind = k;
     h->next = k->live;
@@ -126,11 +173,17 @@ int mg_private_dup(void *state) {
     if (h->priv != MPI_COMM_NULL) return MPI_SUCCESS;
     int rc = PMPI_Comm_dup(h->comm, &h->priv);
     h->seq = dups_made++;
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         PMPI_Comm_set_errhandler(h->priv, MPI_ERRORS_RETURN);
-    else
+        h->one_clock = one_clock(h->priv);
+    } else {
         h->priv = MPI_COMM_NULL;
+    }
     return rc;
+}
+
+double mg_private_stamp(const void *state, double origin) {
+    return hdr_of(state)->one_clock ? (double)node_ns() * 1e-9 : PMPI_Wtime() - origin;
 }
 
 MPI_Comm mg_private_comm(const void *state) {

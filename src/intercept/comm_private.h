@@ -43,6 +43,12 @@ void *mg_private_get(mg_private_kind *k, MPI_Comm comm);
 void *mg_private_get_local(mg_private_kind *k, MPI_Comm comm);
 /* Makes a state's duplicate if it has none: collective over its communicator. */
 int mg_private_dup(void *state);
+/* A time stamp, in seconds, on a scale the ranks of the state's communicator share (for
+ * frontier times, model/frontier.h): when every rank reads the same clock (one kernel; SMPI's
+ * simulated clock) that clock; otherwise the MPI clock from origin, this rank's exit of the last
+ * reduction on the duplicate, so that the ranks' scales differ by how far apart they left it.
+ * Learnt with the duplicate (one reduction); before it exists, the MPI clock from origin. */
+double mg_private_stamp(const void *state, double origin);
 /* The private duplicate of a state's communicator (MPI_COMM_NULL: mg_private_get_local's, not
  * yet duplicated). */
 MPI_Comm mg_private_comm(const void *state);

@@ -171,7 +171,7 @@ static MG_SLOW int sampled(gcomm *g, gslot *s, int act, int alg, const mg_args *
         return 1;
     }
     int ran, disturbed, at = s->e.npairs; /* the pair this sample belongs to */
-    double in = PMPI_Wtime() - s->ref;
+    double in = mg_private_stamp(g, s->ref);
     double t = mg_timed_call(s->coll, act == MG_GUARD_TIME_DEFAULT ? s->coll : alg, a, sh, msize,
                              rc, &ran, &disturbed);
     *(act == MG_GUARD_TIME_DEFAULT ? &s->in_d[at] : &s->in_t[at]) = in;

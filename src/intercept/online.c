@@ -379,7 +379,7 @@ static int timed_call(ocomm *g, ocell *oc, int act, int k, int coll, const mg_ar
             if (mg_online_record(c, act, -1.0, 0)) agree_step(g, oc);
             return 0; /* the same answer on every rank: the caller runs the default */
         }
-        *in = PMPI_Wtime() - oc->ref;
+        *in = mg_private_stamp(g, oc->ref);
         t = mg_timed_call(coll, alg, a, &plan, msize, rc, &ran, &disturbed);
         if (ran != 1) t = -1.0; /* a library algorithm could not run: the default did, everywhere */
     } else {
@@ -387,7 +387,7 @@ static int timed_call(ocomm *g, ocell *oc, int act, int k, int coll, const mg_ar
             if (mg_online_record(c, act, -1.0, 0)) agree_step(g, oc);
             return 1;
         }
-        *in = PMPI_Wtime() - oc->ref;
+        *in = mg_private_stamp(g, oc->ref);
         t = mg_timed_call(coll, coll, a, NULL, msize, rc, &ran, &disturbed);
     }
     if (mg_report_on) mg_report_seen(coll, msize, ran == 1 ? alg : coll);

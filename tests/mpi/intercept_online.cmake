@@ -33,6 +33,14 @@ ic_test(online_slow_default NP 2 RUN env LD_PRELOAD=${OL_TEST} MPIGUIDE_ONLINE=1
     "#@mpiguide online all cells=[0-9]+ raced=[1-9][0-9]* committed=[1-9][0-9]* [^#]*profiles_written=[1-9]"
   REJECT "ranks_agree=no" "mpiguide: error" "mpiguide: warning: MPIGUIDE")
 set_tests_properties(ic.online_slow_default PROPERTIES FIXTURES_SETUP online_learned)
+# the same with the ranks' clocks taken as on several nodes (MPIGUIDE_TEST_CLOCKS=apart: the
+# frontier times on each rank's scale from its exit of the last agreement, comm_private.h)
+ic_test(online_clocks_apart NP 2 RUN env LD_PRELOAD=${OL_TEST} MPIGUIDE_ONLINE=1 MPIGUIDE_REPORT=1
+  MPIGUIDE_ONLINE_BUDGET=0.03 MPIGUIDE_TEST_SLOW_DEFAULT=MPI_Allreduce MPIGUIDE_TEST_SLOW_DEFAULT_ALL=1
+  MPIGUIDE_TEST_CLOCKS=apart $<TARGET_FILE:guard_app> --calls=20000
+  EXPECT "guard_app: 40000 passed, 0 failed"
+    "${OL_LINE} calls=20000 [^#]* state=committed winner=[a-z_]+ [^#]*ranks_agree=yes"
+  REJECT "ranks_agree=no" "mpiguide: error" "mpiguide: warning: MPIGUIDE")
 # what it learned: a valid profile that says so
 ic_test(online_profile_check NP 1 RUN $<TARGET_FILE:mpiguide_cli> profile check ${OL}/learned
   EXPECT "MPI_Allreduce_p2.prf: MPI_Allreduce, 2 processes"
