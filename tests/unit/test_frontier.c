@@ -3,6 +3,7 @@
  * whose ranks enter each call where they left the one before the frontier times add up to the
  * loop's time, whatever the ranks' skew. */
 #include "check.h"
+#include "xorshift.h"
 #include "model/frontier.h"
 #include <math.h>
 #include <stdint.h>
@@ -11,10 +12,7 @@ enum { P = 7, CALLS = 200 };
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static double uniform(void) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
+    return xorshift_uniform(&rng);
 }
 
 /* The maxima over ranks, as the reduction gives them. */

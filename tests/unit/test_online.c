@@ -8,6 +8,7 @@
  * reported and paid back by pausing), and declines and rotation.
  * The MPI side is tests/mpi/intercept_online.cmake. */
 #include "check.h"
+#include "xorshift.h"
 #include "model/online_rule.h"
 #include <math.h>
 #include <stdint.h>
@@ -16,10 +17,7 @@
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static double uniform(void) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
+    return xorshift_uniform(&rng);
 }
 static double noisy(double median, double spread) { /* median * exp(spread * N(0,1)) */
     double z = sqrt(-2 * log(uniform())) * cos(6.283185307179586 * uniform());
