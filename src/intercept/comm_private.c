@@ -13,6 +13,7 @@ typedef struct mg_private_hdr {
     MPI_Comm comm; /* the user's communicator (for mg_private_stop) */
     uint64_t seq;  /* when priv was made: this process's count of duplicates made before it */
     int one_clock; /* every rank reads the same clock (mg_private_stamp) */
+    double made;   /* this rank's exit of the duplicate's creation (MPI clock) */
     mg_private_kind *kind;
     struct mg_private_hdr *prev, *next;
     max_align_t align[]; /* the caller's state follows */
@@ -148,6 +149,7 @@ static void *attach(mg_private_kind *k, MPI_Comm comm, int dup) {
     h->priv = priv;
     h->seq = dups_made++;
     h->one_clock = one;
+    h->made = PMPI_Wtime();
     h->comm = comm;
     h->kind = k;
     h->next = k->live;
@@ -176,10 +178,15 @@ int mg_private_dup(void *state) {
     if (rc == MPI_SUCCESS) {
         PMPI_Comm_set_errhandler(h->priv, MPI_ERRORS_RETURN);
         h->one_clock = one_clock(h->priv);
+        h->made = PMPI_Wtime();
     } else {
         h->priv = MPI_COMM_NULL;
     }
     return rc;
+}
+
+double mg_private_made(const void *state) {
+    return hdr_of(state)->made;
 }
 
 double mg_private_stamp(const void *state, double origin) {

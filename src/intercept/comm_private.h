@@ -49,6 +49,9 @@ int mg_private_dup(void *state);
  * reduction on the duplicate, so that the ranks' scales differ by how far apart they left it.
  * Learnt with the duplicate (one reduction); before it exists, the MPI clock from origin. */
 double mg_private_stamp(const void *state, double origin);
+/* This rank's MPI clock at its exit of the duplicate's creation (after the reduction that learns
+ * the clock): the origin of mg_private_stamp until the caller's first reduction of its own. */
+double mg_private_made(const void *state);
 /* The private duplicate of a state's communicator (MPI_COMM_NULL: mg_private_get_local's, not
  * yet duplicated). */
 MPI_Comm mg_private_comm(const void *state);

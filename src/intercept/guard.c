@@ -41,7 +41,6 @@ typedef struct gslot {
 
 typedef struct gcomm { /* the guard's state of one communicator */
     int p, rank, nslots;
-    double made; /* this rank's exit of the private duplicate's creation */
     gslot slot[SLOTS];
 } gcomm;
 
@@ -107,7 +106,7 @@ static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
         s->p = g->p;
         s->msize = msize;
         s->agree[0] = s->agree[1] = INT64_MIN; /* not checked (yet) */
-        s->ref = g->made;
+        s->ref = mg_private_made(g);
         mg_guard_init(&s->e);
         g->nslots++;
         return s;
@@ -115,17 +114,12 @@ static gslot *slot_of(gcomm *g, int coll, int alg, int64_t msize) {
     return NULL;
 }
 
-/* The samples' exits from their entries and times: -1 (not timed) stays. */
-static void exits(const double *in, const double *t, double *out, int n) {
-    for (int i = 0; i < n; i++) out[i] = t[i] < 0 ? -1.0 : in[i] + t[i];
-}
-
 /* The window is complete: one reduction over the ranks, then the same decision everywhere. */
 static void checkpoint(gcomm *g, gslot *s) {
     enum { W = MG_GUARD_WINDOW };
     double in[5 * W], out[5 * W];
-    exits(s->in_d, s->e.win_d, in, W);
-    exits(s->in_t, s->e.win_t, in + W, W);
+    mg_frontier_exits(s->in_d, s->e.win_d, in, W);
+    mg_frontier_exits(s->in_t, s->e.win_t, in + W, W);
     memcpy(in + 2 * W, s->e.win_x, sizeof s->e.win_x);
     memcpy(in + 3 * W, s->in_d, sizeof s->in_d);
     memcpy(in + 4 * W, s->in_t, sizeof s->in_t);
@@ -195,7 +189,6 @@ int mg_guard_run(int coll, int alg, const mg_args *a, const mg_shape *sh, int64_
             g = mg_private_get(&kind, a->comm);
             if (!g) return 0;
             g->p = sh->p;
-            g->made = PMPI_Wtime();
             PMPI_Comm_rank(a->comm, &g->rank);
         }
         s = slot_of(g, coll, alg, msize);

@@ -52,7 +52,6 @@ typedef struct ocell {
 
 typedef struct ocomm { /* online mode's state of one communicator */
     int p, rank, ncells;
-    double made; /* this rank's exit of the private duplicate's creation */
     ocell cell[CELLS];
     double buf[HEAD + 5 * MG_ONLINE_SLOTS]; /* one agreement's reduction */
 } ocomm;
@@ -225,7 +224,7 @@ static ocell *cell_of(ocomm *g, uint64_t key) {
         memset(c, 0, sizeof *c);
         c->key = key;
         c->coll = -1; /* the caller describes it */
-        c->ref = g->made;
+        c->ref = mg_private_made(g);
         c->agree[0] = c->agree[1] = INT64_MIN;
         g->ncells++;
         return c;
@@ -286,12 +285,14 @@ static void agree_step(ocomm *g, ocell *oc) {
     b[2] = -(PMPI_Wtime() - t_start); /* the maximum of its negation: the shortest run */
     b[3] = c ? 0.0 : 1.0;
     b[4] = oc->step_x ? 1.0 : 0.0;
-    for (int i = 0; i < n; i++) { /* per slot the calls' exits and entries (frontier.h) */
-        b[HEAD + i] = c && c->wd[i] >= 0 ? c->ed[i] + c->wd[i] : -1.0;
-        b[HEAD + n + i] = c && c->wt[i] >= 0 ? c->et[i] + c->wt[i] : -1.0;
-        b[HEAD + 2 * n + i] = c ? c->wx[i] : 0.0;
-        b[HEAD + 3 * n + i] = c ? c->ed[i] : 0.0;
-        b[HEAD + 4 * n + i] = c ? c->et[i] : 0.0;
+    if (c) { /* per slot the calls' exits and entries (frontier.h) */
+        mg_frontier_exits(c->ed, c->wd, b + HEAD, n);
+        mg_frontier_exits(c->et, c->wt, b + HEAD + n, n);
+        memcpy(b + HEAD + 2 * n, c->wx, sizeof(double) * (size_t)n);
+        memcpy(b + HEAD + 3 * n, c->ed, sizeof(double) * (size_t)n);
+        memcpy(b + HEAD + 4 * n, c->et, sizeof(double) * (size_t)n);
+    } else { /* no race state: nothing timed */
+        for (int i = 0; i < 5 * n; i++) b[HEAD + i] = i < 2 * n ? -1.0 : 0.0;
     }
     long s0 = mg_switches();
     double t0 = PMPI_Wtime();
@@ -424,7 +425,6 @@ int mg_online_call(int coll, const mg_args *a, const mg_callinfo *ci, int *rc) {
             g = mg_private_get(&kind, a->comm);
             if (!g) return 0;
             g->p = ci->p;
-            g->made = PMPI_Wtime();
             PMPI_Comm_rank(a->comm, &g->rank);
         }
         oc = cell_of(g, key);

@@ -11,7 +11,7 @@
  * before left, not the call. The frontier time is what the call adds to the loop: summed over a
  * loop's calls, the exits' maxima telescope to the loop's time. Simulated (SMPI, 64 and 256
  * ranks, MPI_Gather 8 B with the root moving): the loop gains 12.4x and 6.2x from
- * gather_as_gatherv, the slowest rank saw 1.23x and 1.17x, the frontier 17x and 22x.
+ * gather_as_gatherv, the slowest rank saw 1.23x and 1.17x, the frontier 17.4x and 21.5x.
  *
  * The common time scale (intercept/comm_private.h mg_private_stamp): where every rank reads the
  * same clock (one node's kernel, SMPI's simulated clock) that clock; otherwise each rank measures
@@ -25,6 +25,10 @@
 /* dur[i] = end[i] - start[i] (the reduced maxima; not below MG_FRONTIER_MIN) for every i with
  * end[i] >= 0; -1 where end[i] < 0 (a slot no rank timed). dur may be end. */
 void mg_frontier_times(const double *start, const double *end, double *dur, int n);
+
+/* exit[i] = entry[i] + t[i] (this rank's exit of slot i, to be reduced with the entries), -1
+ * where t[i] < 0 (the slot was not timed, the same on every rank). */
+void mg_frontier_exits(const double *entry, const double *t, double *exit, int n);
 
 /* The shortest frontier time kept (seconds): the scales' offsets can make the difference of two
  * maxima zero or negative for a call shorter than they are; its ratio must stay finite. */

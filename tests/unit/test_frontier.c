@@ -1,7 +1,7 @@
-/* Frontier times (src/model/frontier.c): last rank in to last rank out from the reduced maxima,
- * untimed slots, the floor, that the application's skew does not count, and that over a loop
- * whose ranks enter each call where they left the one before the frontier times add up to the
- * loop's time, whatever the ranks' skew. */
+/* Frontier times (src/model/frontier.c): a rank's exits from its entries and times, last rank in
+ * to last rank out from the reduced maxima, untimed slots, the floor, that the application's skew
+ * does not count, and that over a loop whose ranks enter each call where they left the one before
+ * the frontier times add up to the loop's time, whatever the ranks' skew. */
 #include "check.h"
 #include "xorshift.h"
 #include "model/frontier.h"
@@ -30,6 +30,9 @@ static void basics(void) {
     CHECK(dur[2] == MG_FRONTIER_MIN, "a zero difference is floored: %g", dur[2]);
     mg_frontier_times(start, end, end, 3); /* in place */
     CHECK(end[0] == 7.0 && end[1] == -1.0, "in place: %g %g", end[0], end[1]);
+    double entry[2] = {3.0, 4.0}, t[2] = {0.5, -1.0}, exit[2];
+    mg_frontier_exits(entry, t, exit, 2);
+    CHECK(exit[0] == 3.5 && exit[1] == -1.0, "exits %g %g", exit[0], exit[1]);
 }
 
 /* The late rank enters 40 us after the others, every rank leaves 3 us after it: the call costs
